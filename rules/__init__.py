@@ -1,0 +1,5 @@
+"""The rules of the games Tischblock scores: pure, typed, and free of any web or database code.
+
+Everything that decides what is legal or how many points a player gets lives here, so the
+command line, the import and the web forms all give the same answers and the same messages.
+"""

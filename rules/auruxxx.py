@@ -1,0 +1,446 @@
+"""AURUXXX – Die Goldene Zwölf: round scores, game totals and what a round may contain.
+
+2–6 players, 3 rounds, the lowest total wins. A round ends when one player, the finisher,
+lays one or more Golden 12 as their last cards; everyone else counts the cards left in
+hand, every pass cross costs 5, and the holder of the Happy-Man figure halves the round.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rules.points import HalfPoints, whole
+from rules.problems import Problem, at
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+ROUNDS = 3
+MAX_PASSES = 3
+PASS_COST = 5
+GOLDEN12_BONUS = -5
+GOLDEN12_IN_DECK = 5
+NUMBER_VALUES = range(0, 13)
+
+NUMBER_COPIES = 10
+"""Each number 0–12 comes in five colours, twice."""
+FIFTY_IN_DECK = 5
+HAPPY_MAN_CARDS_IN_DECK = 5
+ACTION_AND_TWO_IN_DECK = 15
+"""The "2" cards and the three action cards share 15 cards; the split is not published."""
+
+FIFTY_POINTS = 50
+ACTION_POINTS = 25
+HAPPY_MAN_CARD_POINTS = 25
+
+
+class Halving(enum.Enum):
+    """What the Happy-Man holder halves; the two differ only when the holder also finished."""
+
+    NET = "net"
+    """Halve the round's points after the Golden-12 bonus (default)."""
+    PENALTY = "penalty"
+    """Halve hand and crosses, then add the Golden-12 bonus."""
+
+
+class Rounding(enum.Enum):
+    """What happens to half a point after halving."""
+
+    EXACT = "exact"
+    """Keep the half point: 17 becomes 8.5 (default)."""
+    FLOOR = "floor"
+    """Round down: 17 becomes 8."""
+    CEIL = "ceil"
+    """Round up: 17 becomes 9."""
+
+
+GOLDEN12_IN_HAND_CHOICES = (12, 0, 25)
+TWO_IN_HAND_CHOICES = (2, 25)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HouseRules:
+    """Points the rulebook leaves open; the table settles them when it creates a game."""
+
+    golden12_in_hand: int = 12
+    """Points of a Golden 12 still in a non-finisher's hand: 12, 0 or 25."""
+    two_in_hand: int = 2
+    """Points of a "2" (draw two) card left in hand: 2 or 25."""
+    halving: Halving = Halving.NET
+    rounding: Rounding = Rounding.EXACT
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cards:
+    """The cards left in a hand at the end of a round, as the table counts them."""
+
+    numbers: tuple[int, ...] = ()
+    fifty: int = 0
+    action: int = 0
+    happy_man: int = 0
+    two: int = 0
+    golden12: int = 0
+
+    def card_count(self) -> int:
+        """Return how many cards the hand holds."""
+        return len(self.numbers) + self.fifty + self.action + self.happy_man + self.two + self.golden12
+
+
+@dataclass(frozen=True)
+class CountedHand:
+    """A hand whose total the table counted and typed in, instead of entering the cards."""
+
+    points: int
+
+
+Hand = Cards | CountedHand
+EMPTY_HAND = Cards()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Round:
+    """One finished round: who ended it, with how many Golden 12, and what everyone else had."""
+
+    finisher: str
+    golden12: int
+    happy_man: str | None
+    """Who held the Happy-Man figure when the round ended; None while nobody has held it."""
+    passes: Mapping[str, int] = field(default_factory=dict)
+    """Pass crosses per player; a player left out passed 0 times."""
+    hands: Mapping[str, Hand] = field(default_factory=dict)
+    """Hands of the non-finishers; a player left out had an empty hand."""
+
+    def passes_of(self, player: str) -> int:
+        """Return the crosses a player made this round."""
+        return self.passes.get(player, 0)
+
+    def hand_of(self, player: str) -> Hand:
+        """Return a non-finisher's hand (empty when none was entered)."""
+        return self.hands.get(player, EMPTY_HAND)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """The players in seating order, the table's house rules and the finished rounds."""
+
+    players: tuple[str, ...]
+    house_rules: HouseRules = HouseRules()
+    rounds: tuple[Round, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundScore:
+    """A player's round score together with every step that led to it, for the sheet to explain."""
+
+    hand: int | None
+    """Points in hand; None for the finisher, who has no hand."""
+    passes: int
+    penalty: int
+    """Hand points plus 5 per cross."""
+    golden12: int
+    """Golden 12 the finisher laid; 0 for everyone else."""
+    bonus: int
+    """−5 per Golden 12 for the finisher, else 0."""
+    happy_man: bool
+    """Whether this player held the figure when the round ended."""
+    halved: bool
+    """Whether halving changed anything (a sub of 0 or less is never halved)."""
+    points: HalfPoints
+
+    @property
+    def sub(self) -> int:
+        """Return penalty plus bonus, the points before any halving."""
+        return self.penalty + self.bonus
+
+
+@dataclass(frozen=True, kw_only=True)
+class Result:
+    """Points per round and in total, and who wins (or leads, while rounds are missing)."""
+
+    rounds: tuple[Mapping[str, RoundScore], ...]
+    totals: Mapping[str, HalfPoints]
+    winners: tuple[str, ...]
+    complete: bool
+
+
+def hand_points(hand: Hand, house_rules: HouseRules = HouseRules()) -> int:
+    """Return the points of the cards left in a hand.
+
+    >>> hand_points(Cards(numbers=(7, 0, 12)))
+    19
+    >>> hand_points(Cards(numbers=(7,), fifty=1, action=1, happy_man=1))
+    107
+    >>> hand_points(Cards(two=1, golden12=1), HouseRules(two_in_hand=25, golden12_in_hand=0))
+    25
+    >>> hand_points(CountedHand(31))
+    31
+    """
+    if isinstance(hand, CountedHand):
+        return hand.points
+    return (
+        sum(hand.numbers)
+        + FIFTY_POINTS * hand.fifty
+        + ACTION_POINTS * hand.action
+        + HAPPY_MAN_CARD_POINTS * hand.happy_man
+        + house_rules.two_in_hand * hand.two
+        + house_rules.golden12_in_hand * hand.golden12
+    )
+
+
+def _halve(points: int, rounding: Rounding) -> HalfPoints:
+    """Return half of whole points, as half-points, rounded as the table chose."""
+    if rounding is Rounding.FLOOR:
+        return whole(points // 2)
+    if rounding is Rounding.CEIL:
+        return whole(-(-points // 2))
+    return points
+
+
+def score_player(
+    round_: Round, player: str, house_rules: HouseRules = HouseRules()
+) -> RoundScore:
+    """Return one player's score for a finished round.
+
+    >>> score_player(Round(finisher="A", golden12=3, happy_man=None, passes={"A": 1}), "A").points
+    -20
+    >>> hm = Round(finisher="A", golden12=1, happy_man="B", hands={"B": Cards(numbers=(9, 8))})
+    >>> score_player(hm, "B").points, score_player(hm, "B", HouseRules(rounding=Rounding.FLOOR)).points
+    (17, 16)
+    """
+    is_finisher = player == round_.finisher
+    hand = None if is_finisher else hand_points(round_.hand_of(player), house_rules)
+    passes = round_.passes_of(player)
+    penalty = (hand or 0) + PASS_COST * passes
+    golden12 = round_.golden12 if is_finisher else 0
+    bonus = GOLDEN12_BONUS * golden12
+    holds_figure = round_.happy_man == player
+    points = whole(penalty + bonus)
+    halved = False
+    if holds_figure:
+        if house_rules.halving is Halving.NET and penalty + bonus > 0:
+            points = _halve(penalty + bonus, house_rules.rounding)
+            halved = True
+        elif house_rules.halving is Halving.PENALTY and penalty > 0:
+            points = _halve(penalty, house_rules.rounding) + whole(bonus)
+            halved = True
+    return RoundScore(
+        hand=hand,
+        passes=passes,
+        penalty=penalty,
+        golden12=golden12,
+        bonus=bonus,
+        happy_man=holds_figure,
+        halved=halved,
+        points=points,
+    )
+
+
+def score_round(
+    round_: Round, players: Sequence[str], house_rules: HouseRules = HouseRules()
+) -> dict[str, RoundScore]:
+    """Return every player's score for a finished round, in seating order.
+
+    >>> r = Round(finisher="P1", golden12=1, happy_man=None, passes={"P2": 1},
+    ...           hands={"P2": Cards(numbers=(7, 0, 12)), "P3": Cards(numbers=(3,), fifty=1)})
+    >>> {p: s.points // 2 for p, s in score_round(r, ["P1", "P2", "P3"]).items()}
+    {'P1': -5, 'P2': 24, 'P3': 53}
+    """
+    return {player: score_player(round_, player, house_rules) for player in players}
+
+
+def score_game(game: Game) -> Result:
+    """Return round scores, totals and the winners (lowest total; ties share the win).
+
+    >>> g = Game(players=("A", "B"), rounds=(
+    ...     Round(finisher="B", golden12=1, happy_man=None, hands={"A": CountedHand(20)}),
+    ...     Round(finisher="A", golden12=1, happy_man=None, hands={"B": CountedHand(25)}),
+    ...     Round(finisher="B", golden12=1, happy_man=None, hands={"A": CountedHand(30)})))
+    >>> r = score_game(g)
+    >>> r.totals, r.winners, r.complete
+    ({'A': 90, 'B': 30}, ('B',), True)
+    """
+    rounds = tuple(score_round(r, game.players, game.house_rules) for r in game.rounds)
+    totals = {player: sum(r[player].points for r in rounds) for player in game.players}
+    best = min(totals.values())
+    winners = tuple(player for player in game.players if totals[player] == best)
+    return Result(rounds=rounds, totals=totals, winners=winners, complete=len(rounds) == ROUNDS)
+
+
+def max_hand_points(house_rules: HouseRules = HouseRules()) -> int:
+    """Return the most a single hand could count with the whole deck in it (a sanity bound).
+
+    >>> max_hand_points(), max_hand_points(HouseRules(golden12_in_hand=25))
+    (1578, 1630)
+    """
+    return (
+        NUMBER_COPIES * sum(NUMBER_VALUES)
+        + FIFTY_POINTS * FIFTY_IN_DECK
+        + max(ACTION_POINTS, house_rules.two_in_hand) * ACTION_AND_TWO_IN_DECK
+        + HAPPY_MAN_CARD_POINTS * HAPPY_MAN_CARDS_IN_DECK
+        + house_rules.golden12_in_hand * (GOLDEN12_IN_DECK - 1)
+    )
+
+
+# --- What is legal -----------------------------------------------------------------------
+
+
+def player_count_problems(players: Sequence[str]) -> list[Problem]:
+    """Return a problem unless 2–6 players sit at the table."""
+    if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        return []
+    return [
+        Problem(
+            "players",
+            f"AURUXXX is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (got {len(players)})",
+        )
+    ]
+
+
+def pass_problems(place: str, passes: int) -> list[Problem]:
+    """Return a problem unless a player's crosses in one round are 0–3."""
+    if passes < 0:
+        return [Problem(place, f"passes cannot be negative (got {passes})")]
+    if passes > MAX_PASSES:
+        return [Problem(place, f"at most {MAX_PASSES} passes per round (got {passes})")]
+    return []
+
+
+def finisher_golden12_problems(place: str, golden12: int) -> list[Problem]:
+    """Return a problem unless the finisher laid 1–5 Golden 12."""
+    if 1 <= golden12 <= GOLDEN12_IN_DECK:
+        return []
+    if golden12 < 1:
+        return [Problem(place, f"the finisher ends the round with 1 to 5 Golden 12 (got {golden12})")]
+    return [Problem(place, f"the deck has only {GOLDEN12_IN_DECK} Golden 12 (got {golden12})")]
+
+
+def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()) -> list[Problem]:
+    """Return what is impossible about one hand on its own (card values, counts, the deck)."""
+    problems: list[Problem] = []
+    if isinstance(hand, CountedHand):
+        limit = max_hand_points(house_rules)
+        if hand.points < 0:
+            problems.append(Problem(at(place, "points"), f"hand points cannot be negative (got {hand.points})"))
+        elif hand.points > limit:
+            problems.append(
+                Problem(at(place, "points"), f"no hand can count more than {limit} points (got {hand.points})")
+            )
+        return problems
+    for index, number in enumerate(hand.numbers):
+        if number not in NUMBER_VALUES:
+            problems.append(Problem(at(at(place, "numbers"), index), f"number cards go from 0 to 12 (got {number})"))
+    limits = {
+        "fifty": FIFTY_IN_DECK,
+        "action": ACTION_AND_TWO_IN_DECK,
+        "happy_man": HAPPY_MAN_CARDS_IN_DECK,
+        "two": ACTION_AND_TWO_IN_DECK,
+        "golden12": GOLDEN12_IN_DECK,
+    }
+    for kind, limit in limits.items():
+        count: int = getattr(hand, kind)
+        if count < 0:
+            problems.append(Problem(at(place, kind), f"a card count cannot be negative (got {count})"))
+        elif count > limit:
+            problems.append(Problem(at(place, kind), f"the deck has only {limit} of these cards (got {count})"))
+    return problems
+
+
+def _deck_problems(place: str, round_: Round) -> list[Problem]:
+    """Return a problem for each kind of card the hands of a round hold more of than the deck has."""
+    cards = [hand for hand in round_.hands.values() if isinstance(hand, Cards)]
+    problems: list[Problem] = []
+    golden12_in_play = round_.golden12 + sum(hand.golden12 for hand in cards)
+    if golden12_in_play > GOLDEN12_IN_DECK and round_.golden12 <= GOLDEN12_IN_DECK:
+        problems.append(
+            Problem(
+                at(place, "golden12"),
+                f"only {GOLDEN12_IN_DECK} Golden 12 are in the deck, but the finisher's {round_.golden12}"
+                f" and those in hands make {golden12_in_play}",
+            )
+        )
+    for number in NUMBER_VALUES:
+        copies = sum(hand.numbers.count(number) for hand in cards)
+        if copies > NUMBER_COPIES:
+            problems.append(
+                Problem(at(place, "hands"), f"the deck has only {NUMBER_COPIES} cards of {number} (hands hold {copies})")
+            )
+    for kind, limit, label in (
+        ("fifty", FIFTY_IN_DECK, '"50" cards'),
+        ("happy_man", HAPPY_MAN_CARDS_IN_DECK, "Happy-Man cards"),
+    ):
+        held = sum(getattr(hand, kind) for hand in cards)
+        if held > limit:
+            problems.append(Problem(at(place, "hands"), f"the deck has only {limit} {label} (hands hold {held})"))
+    action_and_two = sum(hand.action + hand.two for hand in cards)
+    if action_and_two > ACTION_AND_TWO_IN_DECK:
+        problems.append(
+            Problem(
+                at(place, "hands"),
+                f'the deck has only {ACTION_AND_TWO_IN_DECK} action and "2" cards together (hands hold {action_and_two})',
+            )
+        )
+    return problems
+
+
+def round_problems(
+    place: str,
+    round_: Round,
+    players: Sequence[str],
+    *,
+    holder_before: str | None,
+    house_rules: HouseRules = HouseRules(),
+) -> list[Problem]:
+    """Return everything that makes a finished round impossible.
+
+    ``holder_before`` is who held the Happy-Man figure when the round began: once somebody
+    holds it, it never goes back to nobody.
+    """
+    problems: list[Problem] = []
+    known = set(players)
+    if round_.finisher not in known:
+        problems.append(Problem(at(place, "finisher"), f"{round_.finisher!r} is not a player of this game"))
+    problems += finisher_golden12_problems(at(place, "golden12"), round_.golden12)
+    if round_.happy_man is None:
+        if holder_before is not None:
+            problems.append(
+                Problem(
+                    at(place, "happy_man"),
+                    f"the Happy-Man figure never goes back to nobody ({holder_before} holds it)",
+                )
+            )
+    elif round_.happy_man not in known:
+        problems.append(Problem(at(place, "happy_man"), f"{round_.happy_man!r} is not a player of this game"))
+    for player, passes in round_.passes.items():
+        if player not in known:
+            problems.append(Problem(at(at(place, "passes"), player), "not a player of this game"))
+        else:
+            problems += pass_problems(at(at(place, "passes"), player), passes)
+    for player, hand in round_.hands.items():
+        hand_place = at(at(place, "hands"), player)
+        if player not in known:
+            problems.append(Problem(hand_place, "not a player of this game"))
+        elif player == round_.finisher:
+            problems.append(Problem(hand_place, "the finisher has no hand left to count"))
+        else:
+            problems += hand_problems(hand_place, hand, house_rules)
+    problems += _deck_problems(place, round_)
+    return problems
+
+
+def game_problems(game: Game) -> list[Problem]:
+    """Return everything that makes a game impossible: players, round count and every round.
+
+    >>> [str(p) for p in game_problems(Game(players=("A", "B", "C", "D", "E", "F", "G")))]
+    ['players: AURUXXX is played by 2 to 6 players (got 7)']
+    """
+    problems = player_count_problems(game.players)
+    if len(game.rounds) > ROUNDS:
+        problems.append(Problem("rounds", f"a game has {ROUNDS} rounds (got {len(game.rounds)})"))
+    holder: str | None = None
+    for index, round_ in enumerate(game.rounds):
+        problems += round_problems(
+            at("rounds", index), round_, game.players, holder_before=holder, house_rules=game.house_rules
+        )
+        holder = round_.happy_man or holder
+    return problems

@@ -1,0 +1,410 @@
+"""From what happened at the table to the game record: folding the event history.
+
+The app never overwrites a score. Every tap is appended as an event (a pass cross, the
+Happy-Man figure changing hands, a finisher, a hand, a revealed card, a correction, an
+undo), and the sheet is whatever the events add up to. ``fold`` replays them through the
+same rules that check a record, so an event that would make the game illegal is refused
+before it is stored (``check``), and a stored history always folds.
+
+Event payloads (``round`` and ``day`` count from 0, like the record's list positions):
+
+AURUXXX
+  ``pass`` {round, player} · ``happy_man`` {round, player} · ``finish`` {round, player,
+  golden12} · ``hand`` {round, player, hand} (a record hand) · ``correct_round`` {round,
+  record} (a record round, replacing a finished round as a whole)
+12 Days
+  ``card`` {day, player, card} · ``gift`` {day, player} · ``taken`` {day, player|null} ·
+  ``hand`` {player, cards} · ``correct_day`` {day, record} (a record day)
+Both
+  ``import`` {record}: a whole game record, as the first change of an imported game ·
+  ``undo`` {event}: the sequence number of an earlier change that no longer counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import auruxxx, record, twelve_days
+from rules.problems import Illegal, Problem, at
+
+JSON = Any
+
+UNDO = "undo"
+IMPORT = "import"
+AURUXXX_KINDS = ("pass", "happy_man", "finish", "hand", "correct_round")
+TWELVE_DAYS_KINDS = ("card", "gift", "taken", "hand", "correct_day")
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """One stored change: its number in the game's history, what kind it is, and its content."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, JSON]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenRound:
+    """The AURUXXX round being played: crosses so far, and the finisher and hands once known."""
+
+    index: int
+    passes: Mapping[str, int]
+    holder: str | None
+    """Who holds the Happy-Man figure right now."""
+    finisher: str | None = None
+    golden12: int | None = None
+    hands: Mapping[str, auruxxx.Hand] = field(default_factory=dict)
+
+    def waiting_for(self, players: Sequence[str]) -> tuple[str, ...]:
+        """Return the players whose hand is still missing (empty until the finisher is known)."""
+        if self.finisher is None:
+            return ()
+        return tuple(p for p in players if p != self.finisher and p not in self.hands)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuruxxxTable:
+    """An AURUXXX game as the events add up: finished rounds and the round being played."""
+
+    game: auruxxx.Game
+    current: OpenRound | None
+    """None once all three rounds are finished."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenDay:
+    """The 12 Days day being played: the cards revealed so far and a Claus winner's gift."""
+
+    index: int
+    played: Mapping[str, twelve_days.Card]
+    gift_to: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TwelveDaysTable:
+    """A 12 Days game as the events add up: finished days, the open day, final hands so far."""
+
+    game: twelve_days.Game
+    current: OpenDay | None
+    """None once every day is finished."""
+    hands: Mapping[str, tuple[twelve_days.Card, ...]]
+    """Final hands entered so far; the game holds them once every player's is in."""
+
+
+Table = AuruxxxTable | TwelveDaysTable
+
+
+def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
+    """Return the changes that still count: every event but undos and what they undid.
+
+    >>> [e.seq for e in effective([TableEvent(1, "pass", {}), TableEvent(2, "pass", {}),
+    ...                            TableEvent(3, "undo", {"event": 2})])]
+    [1]
+    """
+    undone: set[int] = set()
+    seen: dict[int, TableEvent] = {}
+    for event in events:
+        place = f"events[{event.seq}]"
+        if event.kind == UNDO:
+            target = event.payload.get("event") if isinstance(event.payload, Mapping) else None
+            if isinstance(target, bool) or not isinstance(target, int) or target not in seen:
+                raise Illegal([Problem(place, "an undo names an earlier change of this game")])
+            if target in undone:
+                raise Illegal([Problem(place, "that change was already undone")])
+            undone.add(target)
+        else:
+            seen[event.seq] = event
+    return [event for seq, event in seen.items() if seq not in undone]
+
+
+def last_change(events: Sequence[TableEvent]) -> TableEvent | None:
+    """Return the most recent change that still counts: what "undo" takes back."""
+    remaining = effective(events)
+    return remaining[-1] if remaining else None
+
+
+def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table:
+    """Return the game the events add up to, or raise Illegal naming what went wrong.
+
+    ``setup`` is a record without rounds or days: the game, its players and options.
+
+    >>> setup = {"game": "auruxxx", "players": ["Anna", "Ben"]}
+    >>> table = fold(setup, [TableEvent(1, "pass", {"round": 0, "player": "Anna"}),
+    ...                      TableEvent(2, "finish", {"round": 0, "player": "Ben", "golden12": 2}),
+    ...                      TableEvent(3, "hand", {"round": 0, "player": "Anna", "hand": {"points": 7}})])
+    >>> record.scored(table.game)["result"]["totals"]
+    {'Anna': 12, 'Ben': -10}
+    """
+    base = record.parse(dict(setup))
+    if isinstance(base, auruxxx.Game):
+        return _fold_auruxxx(base, effective(events))
+    return _fold_twelve_days(base, effective(events))
+
+
+def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent) -> Table:
+    """Return the game with a new event added, or raise Illegal: the test every tap passes."""
+    return fold(setup, [*events, new])
+
+
+# --- Reading payloads --------------------------------------------------------------------
+
+
+def _payload(event: TableEvent, keys: tuple[str, ...]) -> Mapping[str, JSON]:
+    """Return an event's payload after checking it has exactly the expected keys."""
+    place = f"events[{event.seq}]"
+    payload = event.payload
+    if not isinstance(payload, Mapping):
+        raise Illegal([Problem(place, "the change has no content")])
+    problems = [Problem(at(place, key), "is required") for key in keys if key not in payload]
+    problems += [Problem(at(place, key), "unknown key") for key in payload if key not in keys]
+    if problems:
+        raise Illegal(problems)
+    return payload
+
+
+def _player(place: str, value: JSON, players: Sequence[str]) -> str:
+    """Return a player named in a payload."""
+    if not isinstance(value, str) or value not in players:
+        raise Illegal([Problem(place, f"{record.shorten(value)} is not a player of this game")])
+    return value
+
+
+def _position(place: str, value: JSON, current: int | None, what: str, total: int) -> int:
+    """Return the round or day an in-play event is for, refusing any but the one being played."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Illegal([Problem(place, f"must be the number of a {what}")])
+    if current is None:
+        raise Illegal([Problem(place, f"all {total} {what}s are finished")])
+    if value != current:
+        state = "is finished" if value < current else "has not begun"
+        raise Illegal([Problem(place, f"{what} {value + 1} {state}; {what} {current + 1} is being played")])
+    return value
+
+
+def _finished(place: str, value: JSON, finished: int, what: str) -> int:
+    """Return a finished round or day a correction is for."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < finished:
+        raise Illegal([Problem(place, f"only a finished {what} can be corrected")])
+    return value
+
+
+def _imported(event: TableEvent, base: record.Record, *, first: bool) -> record.Record:
+    """Return the game an import event carries, which must be this game's first change."""
+    place = f"events[{event.seq}]"
+    payload = _payload(event, ("record",))
+    if not first:
+        raise Illegal([Problem(place, "a record can only be imported into a new game")])
+    game = record.parse(payload["record"])
+    setup = record.serialise(base)
+    written = record.serialise(game)
+    for key in ("game", "players", "house_rules", "variant"):
+        if written.get(key) != setup.get(key):
+            raise Illegal([Problem(at(place, key), "differs from the game it is imported into")])
+    return game
+
+
+# --- AURUXXX -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Round:
+    """A round while it is folded; its Happy-Man holder is settled at the end."""
+
+    passes: dict[str, int] = field(default_factory=dict)
+    finisher: str | None = None
+    golden12: int | None = None
+    hands: dict[str, auruxxx.Hand] = field(default_factory=dict)
+    holder_set: bool = False
+    """Whether the figure changed hands in this round (else it stays with last round's holder)."""
+    holder: str | None = None
+
+
+def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTable:
+    """Replay AURUXXX events into finished rounds and the round being played."""
+    players = base.players
+    rounds: list[_Round] = [_Round()]
+
+    def closed(r: _Round) -> bool:
+        return r.finisher is not None and all(p in r.hands for p in players if p != r.finisher)
+
+    for event in events:
+        place = f"events[{event.seq}]"
+        current_index: int | None = len(rounds) - 1 if len(rounds) <= auruxxx.ROUNDS else None
+        if event.kind == IMPORT:
+            imported = _imported(event, base, first=event is events[0])
+            assert isinstance(imported, auruxxx.Game)
+            rounds = [
+                _Round(passes=dict(r.passes), finisher=r.finisher, golden12=r.golden12,
+                       hands={p: r.hand_of(p) for p in players if p != r.finisher}, holder_set=True, holder=r.happy_man)
+                for r in imported.rounds
+            ] + [_Round()]
+            continue
+        if event.kind == "correct_round":
+            payload = _payload(event, ("round", "record"))
+            index = _finished(at(place, "round"), payload["round"], len(rounds) - 1, "round")
+            fixed = record.read_auruxxx_round(payload["record"], players, at("rounds", index))
+            rounds[index] = _Round(
+                passes=dict(fixed.passes),
+                finisher=fixed.finisher,
+                golden12=fixed.golden12,
+                hands={p: fixed.hand_of(p) for p in players if p != fixed.finisher},
+                holder_set=True,
+                holder=fixed.happy_man,
+            )
+            continue
+        if event.kind not in AURUXXX_KINDS:
+            raise Illegal([Problem(place, f"{event.kind!r} is not a change of an AURUXXX game")])
+        keys = {"pass": ("round", "player"), "happy_man": ("round", "player"),
+                "finish": ("round", "player", "golden12"), "hand": ("round", "player", "hand")}[event.kind]
+        payload = _payload(event, keys)
+        index = _position(at(place, "round"), payload["round"], current_index, "round", auruxxx.ROUNDS)
+        player = _player(at(place, "player"), payload["player"], players)
+        state = rounds[index]
+        round_place = at("rounds", index)
+        if event.kind == "pass":
+            crosses = state.passes.get(player, 0) + 1
+            problems = auruxxx.pass_problems(at(at(round_place, "passes"), player), crosses)
+            if problems:
+                raise Illegal(problems)
+            state.passes[player] = crosses
+        elif event.kind == "happy_man":
+            state.holder_set, state.holder = True, player
+        elif event.kind == "finish":
+            golden12 = payload["golden12"]
+            if isinstance(golden12, bool) or not isinstance(golden12, int):
+                raise Illegal([Problem(at(round_place, "golden12"), "must be a whole number")])
+            problems = auruxxx.finisher_golden12_problems(at(round_place, "golden12"), golden12)
+            if player in state.hands:
+                problems.append(Problem(at(round_place, "finisher"), f"{player} has already counted a hand this round"))
+            if problems:
+                raise Illegal(problems)
+            state.finisher, state.golden12 = player, golden12
+        else:
+            hand_place = at(at(round_place, "hands"), player)
+            if state.finisher is None:
+                raise Illegal([Problem(hand_place, "hands are counted once the finisher is known")])
+            if player == state.finisher:
+                raise Illegal([Problem(hand_place, "the finisher has no hand left to count")])
+            hand = record.read_auruxxx_hand_json(payload["hand"], hand_place)
+            problems = auruxxx.hand_problems(hand_place, hand, base.house_rules)
+            if problems:
+                raise Illegal(problems)
+            state.hands[player] = hand
+        if closed(state) and len(rounds) <= auruxxx.ROUNDS:
+            rounds.append(_Round())
+
+    finished: list[auruxxx.Round] = []
+    holder: str | None = None
+    for state in rounds[:-1]:
+        holder = state.holder if state.holder_set else holder
+        assert state.finisher is not None and state.golden12 is not None
+        finished.append(
+            auruxxx.Round(
+                finisher=state.finisher, golden12=state.golden12, happy_man=holder,
+                passes=dict(state.passes), hands=dict(state.hands),
+            )
+        )
+    game = auruxxx.Game(players=players, house_rules=base.house_rules, rounds=tuple(finished[: auruxxx.ROUNDS]))
+    open_state = rounds[-1]
+    current = None
+    if len(finished) < auruxxx.ROUNDS:
+        holder_now = open_state.holder if open_state.holder_set else holder
+        if holder is not None and holder_now is None:
+            raise Illegal([Problem(at(at("rounds", len(finished)), "happy_man"), "the Happy-Man figure never goes back to nobody")])
+        current = OpenRound(
+            index=len(finished), passes=dict(open_state.passes), holder=holder_now,
+            finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
+        )
+    problems = auruxxx.game_problems(game)
+    if problems:
+        raise Illegal(problems)
+    return AuruxxxTable(game=game, current=current)
+
+
+# --- 12 Days -----------------------------------------------------------------------------
+
+
+def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
+    """Replay 12 Days events into finished days, the open day and the final hands."""
+    players, variant = base.players, base.variant
+    days: list[twelve_days.Day] = []
+    played: dict[str, twelve_days.Card] = {}
+    hands: dict[str, tuple[twelve_days.Card, ...]] = {}
+
+    for event in events:
+        place = f"events[{event.seq}]"
+        current_index = len(days) if len(days) < variant.days else None
+        if event.kind == IMPORT:
+            imported = _imported(event, base, first=event is events[0])
+            assert isinstance(imported, twelve_days.Game)
+            days = list(imported.days)
+            hands = dict(imported.hands or {})
+            continue
+        if event.kind == "correct_day":
+            payload = _payload(event, ("day", "record"))
+            index = _finished(at(place, "day"), payload["day"], len(days), "day")
+            day_place = at("days", index)
+            fixed = record.read_twelve_days_day(payload["record"], players, day_place)
+            problems = twelve_days.day_problems(day_place, fixed, players, variant)
+            if problems:
+                raise Illegal(problems)
+            days[index] = fixed
+            continue
+        if event.kind not in TWELVE_DAYS_KINDS:
+            raise Illegal([Problem(place, f"{event.kind!r} is not a change of a 12 Days game")])
+        if event.kind == "hand":
+            payload = _payload(event, ("player", "cards"))
+            player = _player(at(place, "player"), payload["player"], players)
+            hand_place = at("hands", player)
+            cards = record.read_twelve_days_hand(payload["cards"], hand_place)
+            problems = twelve_days.hand_problems(hand_place, cards, variant)
+            if problems:
+                raise Illegal(problems)
+            hands[player] = cards
+            continue
+        keys = {"card": ("day", "player", "card"), "gift": ("day", "player"), "taken": ("day", "player")}[event.kind]
+        payload = _payload(event, keys)
+        index = _position(at(place, "day"), payload["day"], current_index, "day", variant.days)
+        day_place = at("days", index)
+        if event.kind == "taken":
+            if played:
+                raise Illegal([Problem(day_place, "cards are already being entered for this day")])
+            taker = None if payload["player"] is None else _player(at(place, "player"), payload["player"], players)
+            days.append(twelve_days.TakenDay(taken_by=taker))
+            continue
+        player = _player(at(place, "player"), payload["player"], players)
+        if event.kind == "card":
+            card_place = at(at(day_place, "played"), player)
+            card = record.read_twelve_days_card(payload["card"], card_place)
+            problems = twelve_days.card_problems(card_place, card, variant)
+            trial = {**played, player: card}
+            problems += twelve_days.deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "this day shows")
+            if problems:
+                raise Illegal(problems)
+            played = trial
+            decision = twelve_days.reveal(played)
+            if len(played) == len(players) and not decision.claus_win:
+                days.append(twelve_days.PlayedDay(played=played))
+                played = {}
+        else:
+            decision = twelve_days.reveal(played)
+            day = twelve_days.PlayedDay(played=played, gift_to=player)
+            if len(played) < len(players) or not decision.claus_win:
+                raise Illegal([Problem(at(day_place, "gift_to"), "only a player who wins with a Claus card gives the day away")])
+            problems = twelve_days.day_problems(day_place, day, players, variant)
+            if problems:
+                raise Illegal(problems)
+            days.append(day)
+            played = {}
+
+    all_hands = len(hands) == len(players)
+    game = twelve_days.Game(players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None)
+    problems = twelve_days.game_problems(game)
+    problems += twelve_days.deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "the hands hold") if not all_hands else []
+    if problems:
+        raise Illegal(problems)
+    current = OpenDay(index=len(days), played=played) if len(days) < variant.days else None
+    return TwelveDaysTable(game=game, current=current, hands=hands)

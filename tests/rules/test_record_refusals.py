@@ -1,0 +1,279 @@
+"""Every rule of what a record may hold, each refused with a message that names its place."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rules import record
+from rules.problems import Illegal
+
+
+def refused(raw: Any) -> list[str]:
+    """Return the problems a decoded record is refused with."""
+    with pytest.raises(Illegal) as refusal:
+        record.parse(raw)
+    return [str(p) for p in refusal.value.problems]
+
+
+def auruxxx(*rounds: dict[str, Any], players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """Return an AURUXXX record for Anna, Ben and Cleo unless other players are given."""
+    return {"game": "auruxxx", "players": players or ["Anna", "Ben", "Cleo"], "rounds": list(rounds), **extra}
+
+
+def round_(**fields: Any) -> dict[str, Any]:
+    """Return a legal round (Ben finishes with one Golden 12) with some fields replaced."""
+    return {"finisher": "Ben", "golden12": 1, "happy_man": None, **fields}
+
+
+def twelve_days(*days: dict[str, Any], players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """Return a 12 Days record for A, B and C unless other players are given."""
+    return {"game": "12days", "players": players or ["A", "B", "C"], "days": list(days), **extra}
+
+
+# --- Players -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (auruxxx(players=["Solo"]), "players: AURUXXX is played by 2 to 6 players (got 1)"),
+        (auruxxx(players=list("ABCDEFG")), "players: AURUXXX is played by 2 to 6 players (got 7)"),
+        (twelve_days(players=["A", "B"]), "players: 12 Days is played by 3 to 5 players (got 2)"),
+        (twelve_days(players=list("ABCDEF")), "players: 12 Days is played by 3 to 5 players (got 6)"),
+        (twelve_days(players=list("ABCDE"), variant="8nights"), "players: 8 Nights is played by 3 to 4 players (got 5)"),
+        (twelve_days(players=list("ABCDE"), variant="8players"), "players: 8 Players is played by 6 to 8 players (got 5)"),
+        (twelve_days(players=list("ABCDEFGHI"), variant="8players"), "players: 8 Players is played by 6 to 8 players (got 9)"),
+    ],
+)
+def test_player_count_depends_on_game_and_variant(raw: dict[str, Any], message: str) -> None:
+    """Each game and variant has its own range of players."""
+    assert refused(raw) == [message]
+
+
+def test_player_names_are_unique_text_of_1_to_40_characters() -> None:
+    """Names must be text, not blank, at most 40 characters and unique."""
+    problems = refused(auruxxx(players=["Anna", "Anna", 7, " ", "x" * 41]))
+    assert problems == [
+        "players[1]: 'Anna' is already a player; names are unique within a game",
+        "players[2]: a player's name must be text (got the number 7)",
+        "players[3]: a player's name cannot be empty",
+        "players[4]: a player's name has at most 40 characters (got 41)",
+    ]
+
+
+# --- AURUXXX rounds ----------------------------------------------------------------------
+
+
+def test_passes_are_between_0_and_3() -> None:
+    """A 4th cross and a negative count are refused."""
+    assert refused(auruxxx(round_(passes={"Anna": 4, "Cleo": -1}))) == [
+        "rounds[0].passes.Anna: at most 3 passes per round (got 4)",
+        "rounds[0].passes.Cleo: passes cannot be negative (got -1)",
+    ]
+
+
+def test_round_needs_exactly_one_finisher_who_is_a_player() -> None:
+    """The finisher is required, must be a player, and has no hand."""
+    assert refused(auruxxx({"golden12": 1, "happy_man": None})) == ["rounds[0].finisher: is required"]
+    assert refused(auruxxx(round_(finisher="Dora"))) == ["rounds[0].finisher: 'Dora' is not a player of this game"]
+    assert refused(auruxxx(round_(finisher=["Anna", "Ben"]))) == ["rounds[0].finisher: must name a player (got a list)"]
+    assert refused(auruxxx(round_(hands={"Ben": {"numbers": [3]}}))) == [
+        "rounds[0].hands.Ben: the finisher has no hand left to count"
+    ]
+
+
+def test_finisher_lays_1_to_5_golden_12_and_at_most_5_are_in_play() -> None:
+    """g must be 1–5, and g plus the Golden 12 in hands at most 5."""
+    assert refused(auruxxx(round_(golden12=0))) == [
+        "rounds[0].golden12: the finisher ends the round with 1 to 5 Golden 12 (got 0)"
+    ]
+    assert refused(auruxxx(round_(golden12=3, hands={"Anna": {"golden12": 2}, "Cleo": {"golden12": 1}}))) == [
+        "rounds[0].golden12: only 5 Golden 12 are in the deck, but the finisher's 3 and those in hands make 6"
+    ]
+    assert refused(auruxxx(round_(golden12=True))) == ["rounds[0].golden12: must be a whole number (got true)"]
+
+
+def test_happy_man_figure_never_returns_to_nobody() -> None:
+    """Once somebody held the figure, a later round cannot end with nobody holding it."""
+    assert refused(auruxxx(round_(happy_man="Anna"), round_(), round_(happy_man="Cleo"))) == [
+        "rounds[1].happy_man: the Happy-Man figure never goes back to nobody (Anna holds it)"
+    ]
+    assert refused(auruxxx(round_(happy_man="Dora"))) == ["rounds[0].happy_man: 'Dora' is not a player of this game"]
+
+
+def test_hand_cards_have_legal_values_and_counts() -> None:
+    """Number cards are 0–12; counts are whole, not negative and within the deck."""
+    problems = refused(
+        auruxxx(round_(hands={"Anna": {"numbers": [13, -1, "7"], "fifty": 6, "action": -1}, "Cleo": {"two": 1.5}}))
+    )
+    assert problems == [
+        "rounds[0].hands.Anna.numbers[2]: must be a whole number (got text)",
+        "rounds[0].hands.Cleo.two: must be a whole number (got the number 1.5)",
+    ]
+    problems = refused(auruxxx(round_(hands={"Anna": {"numbers": [13, -1], "fifty": 6, "action": -1}})))
+    assert problems == [
+        "rounds[0].hands.Anna.numbers[0]: number cards go from 0 to 12 (got 13)",
+        "rounds[0].hands.Anna.numbers[1]: number cards go from 0 to 12 (got -1)",
+        "rounds[0].hands.Anna.fifty: the deck has only 5 of these cards (got 6)",
+        "rounds[0].hands.Anna.action: a card count cannot be negative (got -1)",
+        'rounds[0].hands: the deck has only 5 "50" cards (hands hold 6)',
+    ]
+
+
+def test_hands_of_a_round_stay_within_the_deck() -> None:
+    """Across all hands of a round, no card appears more often than the deck holds it."""
+    problems = refused(auruxxx(round_(hands={"Anna": {"numbers": [7] * 6, "happy_man": 3}, "Cleo": {"numbers": [7] * 5, "happy_man": 3}})))
+    assert problems == [
+        "rounds[0].hands: the deck has only 10 cards of 7 (hands hold 11)",
+        "rounds[0].hands: the deck has only 5 Happy-Man cards (hands hold 6)",
+    ]
+
+
+def test_counted_hand_total_is_a_possible_number() -> None:
+    """A typed total is a whole number from 0 up to what the deck could hold."""
+    assert refused(auruxxx(round_(hands={"Anna": {"points": -3}, "Cleo": {"points": 10**6}}))) == [
+        "rounds[0].hands.Anna.points: hand points cannot be negative (got -3)",
+        "rounds[0].hands.Cleo.points: no hand can count more than 1578 points (got 1000000)",
+    ]
+    assert refused(auruxxx(round_(hands={"Anna": {"points": 3, "numbers": [3]}}))) == [
+        "rounds[0].hands.Anna.numbers: unknown key"
+    ]
+
+
+def test_a_game_has_three_rounds() -> None:
+    """A fourth round is refused."""
+    assert refused(auruxxx(round_(), round_(), round_(), round_())) == ["rounds: a game has 3 rounds (got 4)"]
+
+
+def test_house_rules_take_only_their_listed_values() -> None:
+    """Each house rule has a short list of choices; an unknown one is refused."""
+    assert refused(auruxxx(house_rules={"golden12_in_hand": 10, "rounding": "up", "colour": "red"})) == [
+        "house_rules.colour: unknown key",
+        "house_rules.golden12_in_hand: must be one of 12, 0, 25 (got 10)",
+        'house_rules.rounding: must be one of "exact", "floor", "ceil" (got "up")',
+    ]
+
+
+# --- 12 Days days and hands --------------------------------------------------------------
+
+
+def test_cards_exist_in_the_variant() -> None:
+    """Cards are 1–12 or a Claus; 8 Nights has only 1–8 and no Claus."""
+    assert refused(twelve_days({"played": {"A": 13, "B": 0, "C": "joker"}})) == [
+        'days[0].played.C: a card is a number, "santa" or "mrs_claus" (got "joker")',
+    ]
+    assert refused(twelve_days({"played": {"A": 13, "B": 0, "C": 5}})) == [
+        "days[0].played.A: gift cards in 12 Days go from 1 to 12 (got 13)",
+        "days[0].played.B: gift cards in 12 Days go from 1 to 12 (got 0)",
+    ]
+    assert refused(twelve_days({"played": {"A": 9, "B": "santa", "C": 5}}, variant="8nights")) == [
+        "days[0].played.A: gift cards in 8 Nights go from 1 to 8 (got 9)",
+        "days[0].played.B: 8 Nights is played without the Claus cards",
+    ]
+
+
+def test_a_day_shows_no_more_copies_than_the_deck_holds() -> None:
+    """Three 2s or two Santas cannot be revealed on one day; 8 Players has double the cards."""
+    assert refused(twelve_days({"played": {"A": 2, "B": 2, "C": 2}})) == [
+        "days[0].played: the deck has 2 of card 2, but this day shows 3"
+    ]
+    assert refused(twelve_days({"played": {"A": "santa", "B": "santa", "C": 2}})) == [
+        "days[0].played: the deck has 1 of card Santa, but this day shows 2"
+    ]
+    eight = list("ABCDEF")
+    record.parse(twelve_days({"played": {p: 2 for p in eight[:4]} | {"E": "santa", "F": "santa"}}, players=eight, variant="8players"))
+
+
+def test_every_player_reveals_one_card_a_day() -> None:
+    """A day with a missing or unknown player's card is refused."""
+    assert refused(twelve_days({"played": {"A": 5, "B": 6, "D": 7}})) == [
+        "days[0].played.D: 'D' is not a player of this game"
+    ]
+    assert refused(twelve_days({"played": {"A": 5, "B": 6}})) == ["days[0].played: every player reveals a card; missing: C"]
+
+
+def test_a_claus_winner_gives_to_another_player_and_only_a_claus_winner_gives() -> None:
+    """gift_to is required exactly when a Claus wins, and never names the winner."""
+    assert refused(twelve_days({"played": {"A": "mrs_claus", "B": 6, "C": 7}, "gift_to": "A"})) == [
+        "days[0].gift_to: A won with a Claus card and must give the day to another player"
+    ]
+    assert refused(twelve_days({"played": {"A": 5, "B": 6, "C": 7}, "gift_to": "B"})) == [
+        "days[0].gift_to: only a player who wins with a Claus card gives the day away"
+    ]
+    assert refused(twelve_days({"played": {"A": "santa", "B": 6, "C": 7}, "gift_to": "Z"})) == [
+        "days[0].gift_to: 'Z' is not a player of this game"
+    ]
+
+
+def test_a_quick_day_names_a_player_or_nobody() -> None:
+    """taken_by is a player or null, and nothing else may stand beside it."""
+    assert refused(twelve_days({"taken_by": "Z"})) == ["days[0].taken_by: 'Z' is not a player of this game"]
+    assert refused(twelve_days({"taken_by": "A", "gift_to": "B"})) == ["days[0].gift_to: unknown key"]
+
+
+def test_the_number_of_days_depends_on_the_variant() -> None:
+    """12 days in the standard game, 8 in 8 Nights."""
+    assert refused(twelve_days(*[{"taken_by": "A"}] * 13)) == ["days: 12 Days has 12 days (got 13)"]
+    assert refused(twelve_days(*[{"taken_by": "A"}] * 9, variant="8nights")) == ["days: 8 Nights has 8 days (got 9)"]
+
+
+def test_final_hands_have_the_right_size_and_stay_within_the_deck() -> None:
+    """Every player has a hand of exactly 12 (8 in 8 Nights); together within the deck."""
+    hands = {"A": [12] * 12, "B": [1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5], "C": [11] * 12}
+    assert refused(twelve_days(hands=hands)) == [
+        "hands.B: a hand holds exactly 12 cards at the end (got 11)",
+        "hands: the deck has 11 of card 11, but the hands hold 12",
+    ]
+    assert refused(twelve_days(hands={"A": [12] * 7 + [11] * 5, "B": [12] * 6 + [10] * 6})) == [
+        "hands: every player's final hand is needed; missing: C",
+        "hands: the deck has 12 of card 12, but the hands hold 13",
+    ]
+    assert refused(twelve_days(hands={"A": ["santa"] + [12] * 11, "B": ["santa"] + [11] * 11, "C": [10] * 10 + [9] * 2})) == [
+        "hands: the deck has 1 of card Santa, but the hands hold 2",
+    ]
+
+
+# --- The record as a whole ---------------------------------------------------------------
+
+
+def test_unknown_keys_are_refused_at_every_level() -> None:
+    """A typo never passes silently."""
+    assert refused(auruxxx(round_(pases={"Anna": 1}), colour="red", variant="standard")) == [
+        "colour: unknown key",
+        "variant: unknown key",
+        "rounds[0].pases: unknown key",
+    ]
+    assert refused(twelve_days({"played": {"A": 5, "B": 6, "C": 7}, "winner": "A"}, house_rules={})) == [
+        "house_rules: unknown key",
+        "days[0].winner: unknown key",
+    ]
+
+
+def test_a_record_is_a_json_object_naming_a_known_game() -> None:
+    """Broken JSON, other JSON values and unknown games are refused with a clear line."""
+    with pytest.raises(Illegal) as broken:
+        record.loads("{not json")
+    assert str(broken.value).startswith("record: is not valid JSON")
+    assert refused([1, 2]) == ["record: must be an object (got a list)"]
+    assert refused({"players": ["A", "B"]}) == ["game: is required"]
+    assert refused({"game": "uno", "players": []}) == ['game: must be one of "auruxxx", "12days" (got "uno")']
+
+
+def test_every_problem_of_a_record_is_reported_at_once() -> None:
+    """A record with several mistakes lists all of them, not only the first."""
+    problems = refused(auruxxx(round_(passes={"Anna": 5}), round_(golden12=9), players=["Anna", "Ben", "Cleo"]))
+    assert problems == [
+        "rounds[0].passes.Anna: at most 3 passes per round (got 5)",
+        "rounds[1].golden12: the deck has only 5 Golden 12 (got 9)",
+    ]
+
+
+def test_a_result_in_the_record_is_recomputed_not_trusted() -> None:
+    """An imported result claiming other totals is replaced by the rules' result."""
+    raw = auruxxx(round_(hands={"Anna": {"points": 7}}), result={"totals": {"Anna": -100}})
+    scored = record.scored(record.parse(raw))
+    assert scored["result"]["totals"] == {"Anna": 7, "Ben": -5, "Cleo": 0}
+    assert json.loads(record.dumps(scored)) == scored
