@@ -1,0 +1,60 @@
+# Tischblock: `make run` serves the app on the local network, `make test` runs every test layer.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+FLASK := $(BIN)/flask --app app
+RUNTIME_STAMP := $(VENV)/.installed-runtime
+DEV_STAMP := $(VENV)/.installed-dev
+NPM_STAMP := node_modules/.installed
+HTMX := node_modules/htmx.org/dist
+VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+
+.PHONY: run test messages chromium
+
+run: $(RUNTIME_STAMP) $(VENDOR) $(CATALOGS)
+	$(FLASK) db upgrade
+	$(BIN)/python serve.py
+
+test: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+$(RUNTIME_STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): $(RUNTIME_STAMP) requirements-dev.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+static/vendor/htmx.min.js: $(NPM_STAMP)
+	mkdir -p static/vendor
+	cp $(HTMX)/htmx.min.js $@
+
+static/vendor/hx-sse.js: $(NPM_STAMP)
+	mkdir -p static/vendor
+	cp $(HTMX)/ext/hx-sse.js $@
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(RUNTIME_STAMP)
+	$(BIN)/pybabel compile -d translations -l $*
+
+# Refresh the catalogs after changing texts in templates or code.
+messages: $(RUNTIME_STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --sort-by-file --no-wrap --project Tischblock -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-wrap
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
+	fi

@@ -1,0 +1,48 @@
+"""The application factory: settings, extensions, blueprints and commands in one place."""
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_wtf import CSRFProtect
+from jinja2 import StrictUndefined
+
+from cli import score_command
+from config import Config, apply_instance_defaults
+from models import configure_engine, db
+from views import home, language
+
+migrate = Migrate()
+babel = Babel()
+csrf = CSRFProtect()
+
+
+def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
+    """Build a Tischblock app; ``config`` (a class or mapping) overrides ``Config``."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_object(Config)
+    if isinstance(config, Mapping):
+        app.config.from_mapping(config)
+    elif config is not None:
+        app.config.from_object(config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    apply_instance_defaults(app.config, app.instance_path)
+
+    if app.testing:
+        app.jinja_env.undefined = StrictUndefined
+
+    db.init_app(app)
+    with app.app_context():
+        for engine in db.engines.values():
+            configure_engine(engine)
+    migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
+    babel.init_app(app, locale_selector=language.select_locale)
+    csrf.init_app(app)
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(language.bp)
+    app.cli.add_command(score_command)
+    return app

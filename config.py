@@ -1,0 +1,56 @@
+"""Settings from environment variables, with defaults that work out of the box."""
+
+import os
+import secrets
+import tempfile
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("de", "en")
+"""Languages the interface is translated into, the default first."""
+
+
+class Config:
+    """Production defaults; every value can be overridden by an environment variable."""
+
+    SECRET_KEY: str | None = os.environ.get("SECRET_KEY")
+    SQLALCHEMY_DATABASE_URI: str | None = os.environ.get("DATABASE_URL")
+    BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
+    BABEL_DEFAULT_TIMEZONE = os.environ.get("BABEL_DEFAULT_TIMEZONE", "Europe/Berlin")
+    LANGUAGES = LANGUAGES
+
+
+class TestConfig(Config):
+    """Isolated settings for tests: a throwaway database and a fixed, public key."""
+
+    TESTING = True
+    SECRET_KEY = "test-only-key"
+    SQLALCHEMY_DATABASE_URI = "sqlite://"
+
+
+def apply_instance_defaults(config: MutableMapping[str, Any], instance_path: str) -> None:
+    """Fill in the settings whose defaults live in the instance folder."""
+    if not config.get("SECRET_KEY"):
+        config["SECRET_KEY"] = instance_secret_key(Path(instance_path) / "secret_key")
+    if not config.get("SQLALCHEMY_DATABASE_URI"):
+        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{Path(instance_path) / 'tischblock.db'}"
+
+
+def instance_secret_key(path: Path) -> str:
+    """Return the key stored at ``path``, creating it on first start.
+
+    The key is written to a temporary file and linked into place, so several workers
+    starting at once all end up with the same key.
+    """
+    if not path.exists():
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as draft:
+            draft.write(secrets.token_urlsafe(48))
+        try:
+            os.chmod(draft.name, 0o600)
+            os.link(draft.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft.name)
+    return path.read_text().strip()

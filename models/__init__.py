@@ -1,0 +1,16 @@
+"""Persistence: games, players and their append-only event history."""
+
+from models.base import configure_engine, db
+from models.event import AppendOnlyError, Event, append_event
+from models.game import GAME_KINDS, Game, Player
+
+__all__ = [
+    "GAME_KINDS",
+    "AppendOnlyError",
+    "Event",
+    "Game",
+    "Player",
+    "append_event",
+    "configure_engine",
+    "db",
+]

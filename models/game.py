@@ -1,0 +1,77 @@
+"""A game at one table and the players sitting at it."""
+
+import secrets
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from models.base import Base, UTCDateTime, utc_now
+
+if TYPE_CHECKING:
+    from models.event import Event
+
+GAME_KINDS = ("auruxxx", "12days")
+"""The games Tischblock keeps score for, as stored in ``Game.kind``."""
+
+NAME_MAX_LENGTH = 40
+
+
+def new_token() -> str:
+    """Return an unguessable token: knowing it is what lets a phone join a game."""
+    return secrets.token_urlsafe(24)
+
+
+class Game(Base):
+    """One game at one table, reachable only through its unguessable token."""
+
+    __tablename__ = "games"
+    __table_args__ = (CheckConstraint(f"kind IN {GAME_KINDS!r}", name="kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    kind: Mapped[str] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(32), default="standard")
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    first_dealer: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    players: Mapped[list["Player"]] = relationship(
+        back_populates="game", order_by="Player.seat"
+    )
+    events: Mapped[list["Event"]] = relationship(
+        order_by="Event.seq", viewonly=True
+    )
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """Names in seat order, the shape the rules package takes."""
+        return tuple(player.name for player in self.players)
+
+    def __repr__(self) -> str:
+        """Show what kind of game this is without revealing its token."""
+        return f"<Game {self.id} {self.kind}/{self.variant}>"
+
+
+class Player(Base):
+    """Someone at the table, in a 0-based seat that fixes the order of play."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        UniqueConstraint("game_id", "name"),
+        CheckConstraint("seat >= 0", name="seat"),
+        CheckConstraint(f"length(name) BETWEEN 1 AND {NAME_MAX_LENGTH}", name="name"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        """Show seat and name, enough to read a failing test."""
+        return f"<Player {self.seat} {self.name!r}>"

@@ -1,0 +1,50 @@
+"""Serve Tischblock to the phones around the table and say where to find it."""
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+PORT = int(os.environ.get("PORT", "8000"))
+WORKERS = os.environ.get("WORKERS", "2")
+
+
+def lan_address() -> str:
+    """Return this machine's address on the local network, or its host name.
+
+    Connecting a UDP socket sends nothing; it only makes the system pick the
+    interface it would route through, whose address the phones can reach.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+    if address.startswith("0.") or address.startswith("127."):
+        return socket.gethostname()
+    return address
+
+
+def main() -> None:
+    """Print the address for the phones, then hand the process over to gunicorn."""
+    print(f"\n  Tischblock: open http://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    os.execv(
+        gunicorn,
+        [
+            "gunicorn",
+            "--no-control-socket",
+            "--bind",
+            f"0.0.0.0:{PORT}",
+            "--workers",
+            WORKERS,
+            "--access-logfile",
+            "-",
+            "app:create_app()",
+        ],
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""A live Tischblock server for the browser tests, and a phone to look at it with."""
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright
+from werkzeug.serving import make_server
+
+from tests.conftest import migrated_app
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve a migrated app on a free local port for the whole session; yield its base URL."""
+    app = migrated_app(tmp_path_factory.mktemp("live") / "tischblock.db")
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture
+def phone(browser: Browser, playwright: Playwright) -> Iterator[Page]:
+    """Open a page on an emulated Pixel 7 whose browser prefers German."""
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    """Return the folder the browser tests keep their screenshots in."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

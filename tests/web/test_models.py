@@ -1,0 +1,161 @@
+"""Games, players and the append-only event history, down to the SQL level."""
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC
+
+import flask_migrate
+import pytest
+from flask import Flask
+from sqlalchemy import delete, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from models import AppendOnlyError, Event, Game, Player, append_event, db
+
+
+@pytest.fixture
+def game(app: Flask) -> Iterator[Game]:
+    """Yield a stored AURUXXX game with three players, inside an app context."""
+    with app.app_context():
+        game = Game(kind="auruxxx")
+        game.players = [Player(seat=seat, name=name) for seat, name in enumerate(["Ada", "Bo", "Cem"])]
+        db.session.add(game)
+        db.session.commit()
+        yield game
+
+
+def test_migrations_match_the_models(app: Flask) -> None:
+    with app.app_context():
+        flask_migrate.check()
+
+
+def test_game_defaults(game: Game) -> None:
+    db.session.expire_all()
+    stored = db.session.get(Game, game.id)
+    assert stored is not None
+    assert len(stored.token) >= 32
+    assert stored.variant == "standard"
+    assert stored.house_rules == {}
+    assert stored.first_dealer == 0
+    assert stored.created_at.tzinfo is not None
+    assert stored.created_at.utcoffset() == UTC.utcoffset(None)
+
+
+def test_tokens_differ_between_games(game: Game) -> None:
+    other = Game(kind="12days", variant="8nights")
+    db.session.add(other)
+    db.session.commit()
+    assert other.token != game.token
+
+
+def test_player_names_follow_the_seats(game: Game) -> None:
+    db.session.add(Player(game=game, seat=3, name="Dana"))
+    db.session.commit()
+    db.session.expire_all()
+    assert game.player_names == ("Ada", "Bo", "Cem", "Dana")
+
+
+@pytest.mark.parametrize(
+    ("seat", "name"),
+    [(0, "Eve"), (3, "Ada"), (3, ""), (3, "x" * 41), (-1, "Eve")],
+    ids=["seat taken", "name taken", "empty name", "name too long", "negative seat"],
+)
+def test_player_constraints(game: Game, seat: int, name: str) -> None:
+    db.session.add(Player(game=game, seat=seat, name=name))
+    with pytest.raises(IntegrityError):
+        db.session.commit()
+    db.session.rollback()
+
+
+def test_unknown_game_kind_is_refused(app: Flask) -> None:
+    with app.app_context():
+        db.session.add(Game(kind="skat"))
+        with pytest.raises(IntegrityError):
+            db.session.commit()
+
+
+def test_events_are_numbered_per_game(game: Game) -> None:
+    other = Game(kind="12days")
+    db.session.add(other)
+    db.session.commit()
+    first = append_event(game, "round", {"n": 1}, idempotency_key="a")
+    second = append_event(game, "round", {"n": 2}, idempotency_key="b", device="phone-1")
+    elsewhere = append_event(other, "round", {}, idempotency_key="a")
+    assert (first.seq, second.seq, elsewhere.seq) == (1, 2, 1)
+    assert second.device == "phone-1" and first.device is None
+    assert [event.seq for event in game.events] == [1, 2]
+    assert second.created_at.tzinfo is not None
+
+
+def test_a_retried_tap_counts_once(game: Game) -> None:
+    first = append_event(game, "round", {"n": 1}, idempotency_key="tap-1")
+    again = append_event(game, "round", {"n": 1}, idempotency_key="tap-1")
+    assert again.id == first.id
+    assert db.session.scalar(select(db.func.count()).select_from(Event)) == 1
+
+
+def test_phones_appending_at_once_get_distinct_numbers(app: Flask, game: Game) -> None:
+    game_id = game.id
+
+    def tap(phone: int) -> None:
+        with app.app_context():
+            table = db.session.get(Game, game_id)
+            assert table is not None
+            for n in range(10):
+                append_event(table, "tap", {"phone": phone}, idempotency_key=f"{phone}-{n}")
+                append_event(table, "tap", {"phone": phone}, idempotency_key=f"shared-{n}")
+
+    phones = [threading.Thread(target=tap, args=(phone,)) for phone in range(3)]
+    for thread in phones:
+        thread.start()
+    for thread in phones:
+        thread.join()
+    db.session.expire_all()
+    seqs = db.session.scalars(select(Event.seq).where(Event.game_id == game_id)).all()
+    assert sorted(seqs) == list(range(1, 41))
+
+
+def test_the_orm_refuses_to_change_an_event(game: Game) -> None:
+    event = append_event(game, "round", {"n": 1}, idempotency_key="a")
+    event.payload = {"n": 2}
+    with pytest.raises(AppendOnlyError):
+        db.session.commit()
+    db.session.rollback()
+
+
+def test_the_orm_refuses_to_delete_an_event(game: Game) -> None:
+    event = append_event(game, "round", {"n": 1}, idempotency_key="a")
+    db.session.delete(event)
+    with pytest.raises(AppendOnlyError):
+        db.session.commit()
+    db.session.rollback()
+
+
+def test_the_orm_refuses_bulk_changes(game: Game) -> None:
+    append_event(game, "round", {"n": 1}, idempotency_key="a")
+    with pytest.raises(AppendOnlyError):
+        db.session.execute(update(Event).values(kind="undo"))
+    with pytest.raises(AppendOnlyError):
+        db.session.execute(delete(Event))
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["UPDATE events SET kind = 'undo'", "DELETE FROM events"],
+    ids=["update", "delete"],
+)
+def test_the_database_refuses_to_change_history(game: Game, statement: str) -> None:
+    append_event(game, "round", {"n": 1}, idempotency_key="a")
+    with pytest.raises(DBAPIError, match="events are append-only"):
+        db.session.execute(text(statement))
+    db.session.rollback()
+    assert db.session.scalar(text("SELECT kind FROM events")) == "round"
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
+    with app.app_context():
+        assert db.session.scalar(text("PRAGMA journal_mode")) == "wal"
+        assert db.session.scalar(text("PRAGMA foreign_keys")) == 1
+        db.session.add(Player(game_id=999, seat=0, name="Nobody"))
+        with pytest.raises(IntegrityError):
+            db.session.commit()
