@@ -1,19 +1,25 @@
 """The append-only history of a game: every tap at the table becomes one event."""
 
+import random
+import time
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, func, select
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
 from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
+from rules.history import Table, TableEvent, check, fold
+from rules.problems import Illegal
 
-APPEND_ATTEMPTS = 5
+APPEND_ATTEMPTS = 30
 """How often ``append_event`` retries when another phone took the same number."""
+BACKOFF_SECONDS = 0.002
+"""First wait before a retry; it doubles with every clash, with jitter, up to 64 times."""
 
 
 class AppendOnlyError(RuntimeError):
@@ -76,6 +82,19 @@ def _find(game_id: int, idempotency_key: str) -> Event | None:
     )
 
 
+def history_of(game: Game) -> list[TableEvent]:
+    """Return a game's stored events in order, in the shape the rules fold."""
+    rows = db.session.execute(
+        select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id).order_by(Event.seq)
+    )
+    return [TableEvent(seq, kind, payload) for seq, kind, payload in rows]
+
+
+def table_of(game: Game) -> Table:
+    """Return what a game's history adds up to."""
+    return fold(game.setup, history_of(game))
+
+
 def append_event(
     game: Game,
     kind: str,
@@ -84,28 +103,36 @@ def append_event(
     idempotency_key: str,
     device: str | None = None,
 ) -> Event:
-    """Record one event at the end of a game's history and commit it.
+    """Record one tap at the end of a game's history, if the rules allow it, and commit it.
 
-    The next number is computed inside the INSERT, so SQLite hands them out without
-    gaps or clashes. A key already recorded for this game returns the earlier event
-    unchanged, so a retried tap counts once. When two phones still collide (the same
-    key at once, or the same number on PostgreSQL), the loser rolls back, discarding
-    anything else pending in the session, and tries again.
+    The tap is checked against the history it follows and stored with the next number;
+    if another phone stored that number first, the unique (game, number) constraint
+    refuses the insert and the tap is checked again against the longer history, so two
+    taps never both pass a check that only one of them may pass. PostgreSQL also locks
+    the game's row first, so there taps of one game queue instead of clashing. A key already recorded
+    for this game returns the earlier event unchanged, so a retried tap counts once.
+    Raises ``Illegal`` with the rules' problems when the tap is not allowed.
     """
     game_id = game.id
+    setup = game.setup
     conflict: IntegrityError | None = None
-    for _ in range(APPEND_ATTEMPTS):
+    for attempt in range(APPEND_ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
         existing = _find(game_id, idempotency_key)
         if existing is not None:
             return existing
-        next_seq = (
-            select(func.coalesce(func.max(Event.seq), 0) + 1)
-            .where(Event.game_id == game_id)
-            .scalar_subquery()
-        )
+        db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+        events = history_of(game)
+        seq = events[-1].seq + 1 if events else 1
+        try:
+            check(setup, events, TableEvent(seq, kind, dict(payload)))
+        except Illegal:
+            db.session.rollback()
+            raise
         recorded = Event(
             game_id=game_id,
-            seq=next_seq,
+            seq=seq,
             kind=kind,
             payload=dict(payload),
             device=device,

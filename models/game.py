@@ -49,6 +49,16 @@ class Game(Base):
         """Names in seat order, the shape the rules package takes."""
         return tuple(player.name for player in self.players)
 
+    @property
+    def setup(self) -> dict[str, Any]:
+        """Return the game as a record without rounds or days: what the rules fold events onto."""
+        setup: dict[str, Any] = {"game": self.kind, "players": list(self.player_names)}
+        if self.kind == "auruxxx":
+            setup["house_rules"] = dict(self.house_rules)
+        else:
+            setup["variant"] = self.variant
+        return setup
+
     def __repr__(self) -> str:
         """Show what kind of game this is without revealing its token."""
         return f"<Game {self.id} {self.kind}/{self.variant}>"

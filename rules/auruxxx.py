@@ -145,7 +145,7 @@ class RoundScore:
     happy_man: bool
     """Whether this player held the figure when the round ended."""
     halved: bool
-    """Whether halving changed anything (a sub of 0 or less is never halved)."""
+    """Whether the holder's round was halved: a sub of 0 or less never is, in either halving order."""
     points: HalfPoints
 
     @property
@@ -217,13 +217,12 @@ def score_player(
     holds_figure = round_.happy_man == player
     points = whole(penalty + bonus)
     halved = False
-    if holds_figure:
-        if house_rules.halving is Halving.NET and penalty + bonus > 0:
+    if holds_figure and penalty + bonus > 0:
+        halved = True
+        if house_rules.halving is Halving.NET:
             points = _halve(penalty + bonus, house_rules.rounding)
-            halved = True
-        elif house_rules.halving is Halving.PENALTY and penalty > 0:
+        else:
             points = _halve(penalty, house_rules.rounding) + whole(bonus)
-            halved = True
     return RoundScore(
         hand=hand,
         passes=passes,

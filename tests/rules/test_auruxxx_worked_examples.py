@@ -145,3 +145,26 @@ def test_example_10_equal_lowest_totals_share_the_win() -> None:
     assert result["winners"] == ["P1", "P2"]
     assert result["complete"] is True
     assert refusals([f"P{i}" for i in range(1, 8)]) == ["players: AURUXXX is played by 2 to 6 players (got 7)"]
+
+
+@pytest.mark.parametrize("halving", ["net", "penalty"])
+def test_halving_order_matters_only_for_a_finisher_holding_the_figure(halving: str) -> None:
+    """Net halves (3 crosses − 1 Golden 12) = 10 to 5; penalty halves 15 to 7.5, then −5."""
+    result = result_of(
+        ["P1", "P2"],
+        {"finisher": "P1", "golden12": 1, "happy_man": "P1", "passes": {"P1": 3}, "hands": {"P2": {"points": 24}}},
+        halving=halving,
+    )
+    assert result["rounds"][0]["P1"] == {"net": 5, "penalty": 2.5}[halving]
+    assert result["rounds"][0]["P2"] == 24
+
+
+@pytest.mark.parametrize("halving", ["net", "penalty"])
+def test_a_sub_of_zero_or_less_is_never_halved(halving: str) -> None:
+    """Halving is a benefit: a finisher holding the figure with a negative sub keeps it whole."""
+    result = result_of(
+        ["P1", "P2"],
+        {"finisher": "P1", "golden12": 5, "happy_man": "P1", "passes": {"P1": 1}},
+        halving=halving,
+    )
+    assert result["rounds"][0]["P1"] == -20

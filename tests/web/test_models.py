@@ -10,7 +10,8 @@ from flask import Flask
 from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from models import AppendOnlyError, Event, Game, Player, append_event, db
+from models import AppendOnlyError, Event, Game, Player, append_event, db, table_of
+from rules.problems import Illegal
 
 
 @pytest.fixture
@@ -76,11 +77,12 @@ def test_unknown_game_kind_is_refused(app: Flask) -> None:
 
 def test_events_are_numbered_per_game(game: Game) -> None:
     other = Game(kind="12days")
+    other.players = [Player(seat=seat, name=name) for seat, name in enumerate(["Ada", "Bo", "Cem"])]
     db.session.add(other)
     db.session.commit()
-    first = append_event(game, "round", {"n": 1}, idempotency_key="a")
-    second = append_event(game, "round", {"n": 2}, idempotency_key="b", device="phone-1")
-    elsewhere = append_event(other, "round", {}, idempotency_key="a")
+    first = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
+    second = append_event(game, "pass", {"round": 0, "player": "Bo"}, idempotency_key="b", device="phone-1")
+    elsewhere = append_event(other, "card", {"day": 0, "player": "Ada", "card": 3}, idempotency_key="a")
     assert (first.seq, second.seq, elsewhere.seq) == (1, 2, 1)
     assert second.device == "phone-1" and first.device is None
     assert [event.seq for event in game.events] == [1, 2]
@@ -88,8 +90,8 @@ def test_events_are_numbered_per_game(game: Game) -> None:
 
 
 def test_a_retried_tap_counts_once(game: Game) -> None:
-    first = append_event(game, "round", {"n": 1}, idempotency_key="tap-1")
-    again = append_event(game, "round", {"n": 1}, idempotency_key="tap-1")
+    first = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="tap-1")
+    again = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="tap-1")
     assert again.id == first.id
     assert db.session.scalar(select(db.func.count()).select_from(Event)) == 1
 
@@ -102,8 +104,9 @@ def test_phones_appending_at_once_get_distinct_numbers(app: Flask, game: Game) -
             table = db.session.get(Game, game_id)
             assert table is not None
             for n in range(10):
-                append_event(table, "tap", {"phone": phone}, idempotency_key=f"{phone}-{n}")
-                append_event(table, "tap", {"phone": phone}, idempotency_key=f"shared-{n}")
+                holder = table.player_names[phone]
+                append_event(table, "happy_man", {"round": 0, "player": holder}, idempotency_key=f"{phone}-{n}")
+                append_event(table, "happy_man", {"round": 0, "player": holder}, idempotency_key=f"shared-{n}")
 
     phones = [threading.Thread(target=tap, args=(phone,)) for phone in range(3)]
     for thread in phones:
@@ -115,8 +118,50 @@ def test_phones_appending_at_once_get_distinct_numbers(app: Flask, game: Game) -
     assert sorted(seqs) == list(range(1, 41))
 
 
+def test_phones_passing_at_once_never_get_past_three_crosses(app: Flask, game: Game) -> None:
+    """Each tap is checked against the history it really follows, even when taps race."""
+    game_id = game.id
+    refused: list[str] = []
+
+    def tap(phone: int) -> None:
+        with app.app_context():
+            table = db.session.get(Game, game_id)
+            assert table is not None
+            for n in range(3):
+                try:
+                    append_event(table, "pass", {"round": 0, "player": "Ada"}, idempotency_key=f"{phone}-{n}")
+                except Illegal as illegal:
+                    refused.append(str(illegal))
+
+    phones = [threading.Thread(target=tap, args=(phone,)) for phone in range(3)]
+    for thread in phones:
+        thread.start()
+    for thread in phones:
+        thread.join()
+    db.session.expire_all()
+    assert len(db.session.scalars(select(Event).where(Event.game_id == game_id)).all()) == 3
+    assert refused == ["rounds[0].passes.Ada: at most 3 passes per round (got 4)"] * 6
+
+
+def test_an_illegal_tap_is_refused_and_nothing_is_written(game: Game) -> None:
+    """The rules check every event before it is stored."""
+    with pytest.raises(Illegal) as refusal:
+        append_event(game, "finish", {"round": 0, "player": "Ada", "golden12": 6}, idempotency_key="a")
+    assert str(refusal.value) == "rounds[0].golden12: the deck has only 5 Golden 12 (got 6)"
+    assert game.events == []
+
+
+def test_the_table_is_what_the_history_adds_up_to(game: Game) -> None:
+    """Folding the stored events gives the sheet."""
+    append_event(game, "finish", {"round": 0, "player": "Ada", "golden12": 2}, idempotency_key="a")
+    append_event(game, "hand", {"round": 0, "player": "Bo", "hand": {"points": 7}}, idempotency_key="b")
+    append_event(game, "hand", {"round": 0, "player": "Cem", "hand": {"numbers": [3]}}, idempotency_key="c")
+    table = table_of(game)
+    assert len(table.game.rounds) == 1 and table.current is not None and table.current.index == 1
+
+
 def test_the_orm_refuses_to_change_an_event(game: Game) -> None:
-    event = append_event(game, "round", {"n": 1}, idempotency_key="a")
+    event = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
     event.payload = {"n": 2}
     with pytest.raises(AppendOnlyError):
         db.session.commit()
@@ -124,7 +169,7 @@ def test_the_orm_refuses_to_change_an_event(game: Game) -> None:
 
 
 def test_the_orm_refuses_to_delete_an_event(game: Game) -> None:
-    event = append_event(game, "round", {"n": 1}, idempotency_key="a")
+    event = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
     db.session.delete(event)
     with pytest.raises(AppendOnlyError):
         db.session.commit()
@@ -132,7 +177,7 @@ def test_the_orm_refuses_to_delete_an_event(game: Game) -> None:
 
 
 def test_the_orm_refuses_bulk_changes(game: Game) -> None:
-    append_event(game, "round", {"n": 1}, idempotency_key="a")
+    append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
     with pytest.raises(AppendOnlyError):
         db.session.execute(update(Event).values(kind="undo"))
     with pytest.raises(AppendOnlyError):
@@ -145,11 +190,11 @@ def test_the_orm_refuses_bulk_changes(game: Game) -> None:
     ids=["update", "delete"],
 )
 def test_the_database_refuses_to_change_history(game: Game, statement: str) -> None:
-    append_event(game, "round", {"n": 1}, idempotency_key="a")
+    append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
     with pytest.raises(DBAPIError, match="events are append-only"):
         db.session.execute(text(statement))
     db.session.rollback()
-    assert db.session.scalar(text("SELECT kind FROM events")) == "round"
+    assert db.session.scalar(text("SELECT kind FROM events")) == "pass"
 
 
 def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:

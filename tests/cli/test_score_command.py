@@ -1,0 +1,133 @@
+"""`flask score`: a game record in, the scored record out, or every problem and status 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskCliRunner
+
+AURUXXX_EXAMPLE = {
+    "game": "auruxxx",
+    "players": ["Anna", "Ben", "Cleo"],
+    "house_rules": {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"},
+    "rounds": [
+        {
+            "finisher": "Ben",
+            "golden12": 1,
+            "happy_man": "Cleo",
+            "passes": {"Anna": 2, "Ben": 1},
+            "hands": {
+                "Anna": {"numbers": [3, 8, 11]},
+                "Cleo": {"fifty": 1, "action": 1, "happy_man": 0, "two": 0, "golden12": 0, "numbers": [0, 7]},
+            },
+        }
+    ],
+}
+
+TWELVE_DAYS_EXAMPLE = {
+    "game": "12days",
+    "variant": "standard",
+    "players": ["A", "B", "C"],
+    "days": [
+        {"played": {"A": 5, "B": 2, "C": 9}},
+        {"played": {"A": "santa", "B": 3, "C": 7}, "gift_to": "C"},
+        {"taken_by": "B"},
+        {"taken_by": None},
+    ],
+    "hands": {
+        "A": [12, 12, 12, 12, 11, 11, 9, 9, 7, 7, 6, 5],
+        "B": [12, 12, 10, 10, 10, 8, 8, 8, 6, 6, 5, 1],
+        "C": [11, 11, 11, 11, 9, 9, 9, 7, 7, 4, 3, 2],
+    },
+}
+
+
+def score(runner: FlaskCliRunner, record: Any, tmp_path: Path) -> Any:
+    """Run `score` on a record written to a file and return the result."""
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return runner.invoke(args=["score", str(path)])
+
+
+def test_score_prints_the_auruxxx_example_with_its_result(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """The format's example scores by the rules: Cleo holds the figure and halves 82 to 41."""
+    outcome = score(runner, AURUXXX_EXAMPLE, tmp_path)
+    assert outcome.exit_code == 0, outcome.output
+    printed = json.loads(outcome.stdout)
+    assert printed["result"] == {
+        "rounds": [{"Anna": 32, "Ben": 0, "Cleo": 41}],
+        "totals": {"Anna": 32, "Ben": 0, "Cleo": 41},
+        "winners": ["Ben"],
+        "complete": False,
+    }
+    assert printed["rounds"][0]["passes"] == {"Anna": 2, "Ben": 1, "Cleo": 0}
+    assert printed["house_rules"] == AURUXXX_EXAMPLE["house_rules"]
+
+
+def test_score_prints_the_twelve_days_example_with_day_points_bonus_and_lost(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """Day points, hand bonuses and the pot of a running 12 Days game."""
+    outcome = score(runner, TWELVE_DAYS_EXAMPLE, tmp_path)
+    assert outcome.exit_code == 0, outcome.output
+    result = json.loads(outcome.stdout)["result"]
+    assert result["rounds"] == [
+        {"A": 0, "B": 1, "C": 0},
+        {"A": 0, "B": 0, "C": 2},
+        {"A": 0, "B": 3, "C": 0},
+        {"A": 0, "B": 0, "C": 0},
+    ]
+    assert result["day_points"] == {"A": 0, "B": 4, "C": 2}
+    assert result["lost"] == 0
+    # 12: A (4); 11: C (4); 10: B; 9: C; 8: B; 7: A and C tie; 6: B; 5: A and B; 4, 3, 2: C; 1: B.
+    assert result["bonus"] == {"A": 12 + 7 + 5, "B": 10 + 8 + 6 + 5 + 1, "C": 11 + 9 + 7 + 4 + 3 + 2}
+    assert result["totals"] == {"A": 24, "B": 34, "C": 38}
+    assert result["winners"] == ["C"] and result["complete"] is False
+
+
+def test_score_reads_standard_input(runner: FlaskCliRunner) -> None:
+    """`-` reads the record from standard input."""
+    outcome = runner.invoke(args=["score", "-"], input=json.dumps(AURUXXX_EXAMPLE))
+    assert outcome.exit_code == 0
+    assert json.loads(outcome.stdout)["result"]["winners"] == ["Ben"]
+
+
+def test_halves_are_written_as_point_five(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """A half point is a JSON number ending in .5; whole points have no fraction."""
+    record = {"game": "auruxxx", "players": ["A", "B"], "rounds": [
+        {"finisher": "A", "golden12": 1, "happy_man": "B", "hands": {"B": {"numbers": [9, 8]}}}
+    ]}
+    outcome = score(runner, record, tmp_path)
+    assert '"B": 8.5' in outcome.stdout and '"A": -5' in outcome.stdout and "-5.0" not in outcome.stdout
+
+
+def test_bad_record_prints_every_problem_and_exits_2(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """Each problem on its own line on standard error, nothing on standard output."""
+    bad = json.loads(json.dumps(AURUXXX_EXAMPLE))
+    bad["rounds"][0]["passes"]["Anna"] = 4
+    bad["rounds"][0]["golden12"] = 0
+    outcome = score(runner, bad, tmp_path)
+    assert outcome.exit_code == 2
+    assert outcome.stdout == ""
+    assert outcome.stderr.splitlines() == [
+        "rounds[0].golden12: the finisher ends the round with 1 to 5 Golden 12 (got 0)",
+        "rounds[0].passes.Anna: at most 3 passes per round (got 4)",
+    ]
+
+
+def test_broken_json_is_a_clear_line_not_a_traceback(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """Text that is not JSON at all, or not UTF-8, is one line and status 2."""
+    path = tmp_path / "broken.json"
+    path.write_bytes(b'{"game": "auruxxx", \xff')
+    outcome = runner.invoke(args=["score", str(path)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("record: is not valid JSON")
+    assert "Traceback" not in outcome.output
+    assert len(outcome.stderr.splitlines()) == 1
+
+
+def test_a_missing_file_is_named(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """A file that does not exist is refused with a line naming it."""
+    outcome = runner.invoke(args=["score", str(tmp_path / "nope.json")])
+    assert outcome.exit_code == 2
+    assert "nope.json" in outcome.output and "Traceback" not in outcome.output
