@@ -5,19 +5,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from flask_babel import Babel
-from flask_migrate import Migrate
-from flask_wtf import CSRFProtect
 from jinja2 import StrictUndefined
 
 from cli import score_command
 from config import Config, apply_instance_defaults
+from extensions import babel, csrf, migrate
 from models import configure_engine, db
-from views import home, language
+from views import games, home, language, table, auruxxx_sheet
 
-migrate = Migrate()
-babel = Babel()
-csrf = CSRFProtect()
 
 
 def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
@@ -44,5 +39,8 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
 
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(table.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(auruxxx_sheet.bp)
     app.cli.add_command(score_command)
     return app

@@ -35,6 +35,8 @@ class Game(Base):
     variant: Mapped[str] = mapped_column(String(32), default="standard")
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     first_dealer: Mapped[int] = mapped_column(default=0)
+    previous_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    """The game this one is a rematch of: together they are the evening at one table."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
 
     players: Mapped[list["Player"]] = relationship(

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.points import HalfPoints, whole
-from rules.problems import Problem, at
+from rules.problems import N_, Problem, at, problem
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -289,9 +289,12 @@ def player_count_problems(players: Sequence[str]) -> list[Problem]:
     if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return []
     return [
-        Problem(
+        problem(
             "players",
-            f"AURUXXX is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (got {len(players)})",
+            N_("AURUXXX is played by {min} to {max} players (got {got})"),
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            got=len(players),
         )
     ]
 
@@ -299,9 +302,9 @@ def player_count_problems(players: Sequence[str]) -> list[Problem]:
 def pass_problems(place: str, passes: int) -> list[Problem]:
     """Return a problem unless a player's crosses in one round are 0–3."""
     if passes < 0:
-        return [Problem(place, f"passes cannot be negative (got {passes})")]
+        return [problem(place, N_("passes cannot be negative (got {got})"), got=passes)]
     if passes > MAX_PASSES:
-        return [Problem(place, f"at most {MAX_PASSES} passes per round (got {passes})")]
+        return [problem(place, N_("at most {limit} passes per round (got {got})"), limit=MAX_PASSES, got=passes)]
     return []
 
 
@@ -310,8 +313,16 @@ def finisher_golden12_problems(place: str, golden12: int) -> list[Problem]:
     if 1 <= golden12 <= GOLDEN12_IN_DECK:
         return []
     if golden12 < 1:
-        return [Problem(place, f"the finisher ends the round with 1 to 5 Golden 12 (got {golden12})")]
-    return [Problem(place, f"the deck has only {GOLDEN12_IN_DECK} Golden 12 (got {golden12})")]
+        return [
+            problem(
+                place,
+                N_("the finisher ends the round with {min} to {max} Golden 12 (got {got})"),
+                min=1,
+                max=GOLDEN12_IN_DECK,
+                got=golden12,
+            )
+        ]
+    return [problem(place, N_("the deck has only {limit} Golden 12 (got {got})"), limit=GOLDEN12_IN_DECK, got=golden12)]
 
 
 def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()) -> list[Problem]:
@@ -320,15 +331,28 @@ def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()
     if isinstance(hand, CountedHand):
         limit = max_hand_points(house_rules)
         if hand.points < 0:
-            problems.append(Problem(at(place, "points"), f"hand points cannot be negative (got {hand.points})"))
+            problems.append(problem(at(place, "points"), N_("hand points cannot be negative (got {got})"), got=hand.points))
         elif hand.points > limit:
             problems.append(
-                Problem(at(place, "points"), f"no hand can count more than {limit} points (got {hand.points})")
+                problem(
+                    at(place, "points"),
+                    N_("no hand can count more than {limit} points (got {got})"),
+                    limit=limit,
+                    got=hand.points,
+                )
             )
         return problems
     for index, number in enumerate(hand.numbers):
         if number not in NUMBER_VALUES:
-            problems.append(Problem(at(at(place, "numbers"), index), f"number cards go from 0 to 12 (got {number})"))
+            problems.append(
+                problem(
+                    at(at(place, "numbers"), index),
+                    N_("number cards go from {min} to {max} (got {got})"),
+                    min=NUMBER_VALUES[0],
+                    max=NUMBER_VALUES[-1],
+                    got=number,
+                )
+            )
     limits = {
         "fifty": FIFTY_IN_DECK,
         "action": ACTION_AND_TWO_IN_DECK,
@@ -339,9 +363,11 @@ def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()
     for kind, limit in limits.items():
         count: int = getattr(hand, kind)
         if count < 0:
-            problems.append(Problem(at(place, kind), f"a card count cannot be negative (got {count})"))
+            problems.append(problem(at(place, kind), N_("a card count cannot be negative (got {got})"), got=count))
         elif count > limit:
-            problems.append(Problem(at(place, kind), f"the deck has only {limit} of these cards (got {count})"))
+            problems.append(
+                problem(at(place, kind), N_("the deck has only {limit} of these cards (got {got})"), limit=limit, got=count)
+            )
     return problems
 
 
@@ -352,31 +378,41 @@ def _deck_problems(place: str, round_: Round) -> list[Problem]:
     golden12_in_play = round_.golden12 + sum(hand.golden12 for hand in cards)
     if golden12_in_play > GOLDEN12_IN_DECK and round_.golden12 <= GOLDEN12_IN_DECK:
         problems.append(
-            Problem(
+            problem(
                 at(place, "golden12"),
-                f"only {GOLDEN12_IN_DECK} Golden 12 are in the deck, but the finisher's {round_.golden12}"
-                f" and those in hands make {golden12_in_play}",
+                N_("only {limit} Golden 12 are in the deck, but the finisher's {finisher} and those in hands make {total}"),
+                limit=GOLDEN12_IN_DECK,
+                finisher=round_.golden12,
+                total=golden12_in_play,
             )
         )
     for number in NUMBER_VALUES:
         copies = sum(hand.numbers.count(number) for hand in cards)
         if copies > NUMBER_COPIES:
             problems.append(
-                Problem(at(place, "hands"), f"the deck has only {NUMBER_COPIES} cards of {number} (hands hold {copies})")
+                problem(
+                    at(place, "hands"),
+                    N_("the deck has only {limit} cards of {number} (hands hold {held})"),
+                    limit=NUMBER_COPIES,
+                    number=number,
+                    held=copies,
+                )
             )
-    for kind, limit, label in (
-        ("fifty", FIFTY_IN_DECK, '"50" cards'),
-        ("happy_man", HAPPY_MAN_CARDS_IN_DECK, "Happy-Man cards"),
+    for kind, limit, template in (
+        ("fifty", FIFTY_IN_DECK, N_('the deck has only {limit} "50" cards (hands hold {held})')),
+        ("happy_man", HAPPY_MAN_CARDS_IN_DECK, N_("the deck has only {limit} Happy-Man cards (hands hold {held})")),
     ):
         held = sum(getattr(hand, kind) for hand in cards)
         if held > limit:
-            problems.append(Problem(at(place, "hands"), f"the deck has only {limit} {label} (hands hold {held})"))
+            problems.append(problem(at(place, "hands"), template, limit=limit, held=held))
     action_and_two = sum(hand.action + hand.two for hand in cards)
     if action_and_two > ACTION_AND_TWO_IN_DECK:
         problems.append(
-            Problem(
+            problem(
                 at(place, "hands"),
-                f'the deck has only {ACTION_AND_TWO_IN_DECK} action and "2" cards together (hands hold {action_and_two})',
+                N_('the deck has only {limit} action and "2" cards together (hands hold {held})'),
+                limit=ACTION_AND_TWO_IN_DECK,
+                held=action_and_two,
             )
         )
     return problems
@@ -398,29 +434,34 @@ def round_problems(
     problems: list[Problem] = []
     known = set(players)
     if round_.finisher not in known:
-        problems.append(Problem(at(place, "finisher"), f"{round_.finisher!r} is not a player of this game"))
+        problems.append(
+            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=repr(round_.finisher))
+        )
     problems += finisher_golden12_problems(at(place, "golden12"), round_.golden12)
     if round_.happy_man is None:
         if holder_before is not None:
             problems.append(
-                Problem(
+                problem(
                     at(place, "happy_man"),
-                    f"the Happy-Man figure never goes back to nobody ({holder_before} holds it)",
+                    N_("the Happy-Man figure never goes back to nobody ({holder} holds it)"),
+                    holder=holder_before,
                 )
             )
     elif round_.happy_man not in known:
-        problems.append(Problem(at(place, "happy_man"), f"{round_.happy_man!r} is not a player of this game"))
+        problems.append(
+            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=repr(round_.happy_man))
+        )
     for player, passes in round_.passes.items():
         if player not in known:
-            problems.append(Problem(at(at(place, "passes"), player), "not a player of this game"))
+            problems.append(problem(at(at(place, "passes"), player), N_("not a player of this game")))
         else:
             problems += pass_problems(at(at(place, "passes"), player), passes)
     for player, hand in round_.hands.items():
         hand_place = at(at(place, "hands"), player)
         if player not in known:
-            problems.append(Problem(hand_place, "not a player of this game"))
+            problems.append(problem(hand_place, N_("not a player of this game")))
         elif player == round_.finisher:
-            problems.append(Problem(hand_place, "the finisher has no hand left to count"))
+            problems.append(problem(hand_place, N_("the finisher has no hand left to count")))
         else:
             problems += hand_problems(hand_place, hand, house_rules)
     problems += _deck_problems(place, round_)
@@ -435,7 +476,7 @@ def game_problems(game: Game) -> list[Problem]:
     """
     problems = player_count_problems(game.players)
     if len(game.rounds) > ROUNDS:
-        problems.append(Problem("rounds", f"a game has {ROUNDS} rounds (got {len(game.rounds)})"))
+        problems.append(problem("rounds", N_("a game has {rounds} rounds (got {got})"), rounds=ROUNDS, got=len(game.rounds)))
     holder: str | None = None
     for index, round_ in enumerate(game.rounds):
         problems += round_problems(

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rules import auruxxx, record, twelve_days
-from rules.problems import Illegal, Problem, at
+from rules.problems import N_, Illegal, Problem, at, problem
 
 JSON = Any
 
@@ -111,9 +111,9 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
         if event.kind == UNDO:
             target = event.payload.get("event") if isinstance(event.payload, Mapping) else None
             if isinstance(target, bool) or not isinstance(target, int) or target not in seen:
-                raise Illegal([Problem(place, "an undo names an earlier change of this game")])
+                raise Illegal([problem(place, N_("an undo names an earlier change of this game"))])
             if target in undone:
-                raise Illegal([Problem(place, "that change was already undone")])
+                raise Illegal([problem(place, N_("that change was already undone"))])
             undone.add(target)
         else:
             seen[event.seq] = event
@@ -157,9 +157,9 @@ def _payload(event: TableEvent, keys: tuple[str, ...]) -> Mapping[str, JSON]:
     place = f"events[{event.seq}]"
     payload = event.payload
     if not isinstance(payload, Mapping):
-        raise Illegal([Problem(place, "the change has no content")])
-    problems = [Problem(at(place, key), "is required") for key in keys if key not in payload]
-    problems += [Problem(at(place, key), "unknown key") for key in payload if key not in keys]
+        raise Illegal([problem(place, N_("the change has no content"))])
+    problems = [problem(at(place, key), N_("is required")) for key in keys if key not in payload]
+    problems += [problem(at(place, key), N_("unknown key")) for key in payload if key not in keys]
     if problems:
         raise Illegal(problems)
     return payload
@@ -168,26 +168,60 @@ def _payload(event: TableEvent, keys: tuple[str, ...]) -> Mapping[str, JSON]:
 def _player(place: str, value: JSON, players: Sequence[str]) -> str:
     """Return a player named in a payload."""
     if not isinstance(value, str) or value not in players:
-        raise Illegal([Problem(place, f"{record.shorten(value)} is not a player of this game")])
+        raise Illegal([problem(place, N_("{name} is not a player of this game"), name=record.shorten(value))])
     return value
 
 
-def _position(place: str, value: JSON, current: int | None, what: str, total: int) -> int:
+Stage = Literal["round", "day"]
+"""What the games are played in: AURUXXX in rounds, 12 Days in days."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _StageTemplates:
+    """The messages about a round or a day, each a whole sentence so that it translates well."""
+
+    not_a_number: str
+    all_finished: str
+    is_finished: str
+    has_not_begun: str
+    not_correctable: str
+
+
+_STAGE_TEMPLATES: Mapping[Stage, _StageTemplates] = {
+    "round": _StageTemplates(
+        not_a_number=N_("must be the number of a round"),
+        all_finished=N_("all {total} rounds are finished"),
+        is_finished=N_("round {number} is finished; round {current} is being played"),
+        has_not_begun=N_("round {number} has not begun; round {current} is being played"),
+        not_correctable=N_("only a finished round can be corrected"),
+    ),
+    "day": _StageTemplates(
+        not_a_number=N_("must be the number of a day"),
+        all_finished=N_("all {total} days are finished"),
+        is_finished=N_("day {number} is finished; day {current} is being played"),
+        has_not_begun=N_("day {number} has not begun; day {current} is being played"),
+        not_correctable=N_("only a finished day can be corrected"),
+    ),
+}
+
+
+def _position(place: str, value: JSON, current: int | None, stage: Stage, total: int) -> int:
     """Return the round or day an in-play event is for, refusing any but the one being played."""
+    says = _STAGE_TEMPLATES[stage]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Illegal([Problem(place, f"must be the number of a {what}")])
+        raise Illegal([problem(place, says.not_a_number)])
     if current is None:
-        raise Illegal([Problem(place, f"all {total} {what}s are finished")])
+        raise Illegal([problem(place, says.all_finished, total=total)])
     if value != current:
-        state = "is finished" if value < current else "has not begun"
-        raise Illegal([Problem(place, f"{what} {value + 1} {state}; {what} {current + 1} is being played")])
+        template = says.is_finished if value < current else says.has_not_begun
+        raise Illegal([problem(place, template, number=value + 1, current=current + 1)])
     return value
 
 
-def _finished(place: str, value: JSON, finished: int, what: str) -> int:
+def _finished(place: str, value: JSON, finished: int, stage: Stage) -> int:
     """Return a finished round or day a correction is for."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < finished:
-        raise Illegal([Problem(place, f"only a finished {what} can be corrected")])
+        raise Illegal([problem(place, _STAGE_TEMPLATES[stage].not_correctable)])
     return value
 
 
@@ -196,13 +230,13 @@ def _imported(event: TableEvent, base: record.Record, *, first: bool) -> record.
     place = f"events[{event.seq}]"
     payload = _payload(event, ("record",))
     if not first:
-        raise Illegal([Problem(place, "a record can only be imported into a new game")])
+        raise Illegal([problem(place, N_("a record can only be imported into a new game"))])
     game = record.parse(payload["record"])
     setup = record.serialise(base)
     written = record.serialise(game)
     for key in ("game", "players", "house_rules", "variant"):
         if written.get(key) != setup.get(key):
-            raise Illegal([Problem(at(place, key), "differs from the game it is imported into")])
+            raise Illegal([problem(at(place, key), N_("differs from the game it is imported into"))])
     return game
 
 
@@ -256,7 +290,7 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
             )
             continue
         if event.kind not in AURUXXX_KINDS:
-            raise Illegal([Problem(place, f"{event.kind!r} is not a change of an AURUXXX game")])
+            raise Illegal([problem(place, N_("{kind} is not a change of an AURUXXX game"), kind=repr(event.kind))])
         keys = {"pass": ("round", "player"), "happy_man": ("round", "player"),
                 "finish": ("round", "player", "golden12"), "hand": ("round", "player", "hand")}[event.kind]
         payload = _payload(event, keys)
@@ -275,19 +309,21 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
         elif event.kind == "finish":
             golden12 = payload["golden12"]
             if isinstance(golden12, bool) or not isinstance(golden12, int):
-                raise Illegal([Problem(at(round_place, "golden12"), "must be a whole number")])
+                raise Illegal([problem(at(round_place, "golden12"), N_("must be a whole number"))])
             problems = auruxxx.finisher_golden12_problems(at(round_place, "golden12"), golden12)
             if player in state.hands:
-                problems.append(Problem(at(round_place, "finisher"), f"{player} has already counted a hand this round"))
+                problems.append(
+                    problem(at(round_place, "finisher"), N_("{player} has already counted a hand this round"), player=player)
+                )
             if problems:
                 raise Illegal(problems)
             state.finisher, state.golden12 = player, golden12
         else:
             hand_place = at(at(round_place, "hands"), player)
             if state.finisher is None:
-                raise Illegal([Problem(hand_place, "hands are counted once the finisher is known")])
+                raise Illegal([problem(hand_place, N_("hands are counted once the finisher is known"))])
             if player == state.finisher:
-                raise Illegal([Problem(hand_place, "the finisher has no hand left to count")])
+                raise Illegal([problem(hand_place, N_("the finisher has no hand left to count"))])
             hand = record.read_auruxxx_hand_json(payload["hand"], hand_place)
             problems = auruxxx.hand_problems(hand_place, hand, base.house_rules)
             if problems:
@@ -313,7 +349,9 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
     if len(finished) < auruxxx.ROUNDS:
         holder_now = open_state.holder if open_state.holder_set else holder
         if holder is not None and holder_now is None:
-            raise Illegal([Problem(at(at("rounds", len(finished)), "happy_man"), "the Happy-Man figure never goes back to nobody")])
+            raise Illegal(
+                [problem(at(at("rounds", len(finished)), "happy_man"), N_("the Happy-Man figure never goes back to nobody"))]
+            )
         current = OpenRound(
             index=len(finished), passes=dict(open_state.passes), holder=holder_now,
             finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
@@ -354,7 +392,7 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
             days[index] = fixed
             continue
         if event.kind not in TWELVE_DAYS_KINDS:
-            raise Illegal([Problem(place, f"{event.kind!r} is not a change of a 12 Days game")])
+            raise Illegal([problem(place, N_("{kind} is not a change of a 12 Days game"), kind=repr(event.kind))])
         if event.kind == "hand":
             payload = _payload(event, ("player", "cards"))
             player = _player(at(place, "player"), payload["player"], players)
@@ -371,7 +409,7 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
         day_place = at("days", index)
         if event.kind == "taken":
             if played:
-                raise Illegal([Problem(day_place, "cards are already being entered for this day")])
+                raise Illegal([problem(day_place, N_("cards are already being entered for this day"))])
             taker = None if payload["player"] is None else _player(at(place, "player"), payload["player"], players)
             days.append(twelve_days.TakenDay(taken_by=taker))
             continue
@@ -381,7 +419,7 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
             card = record.read_twelve_days_card(payload["card"], card_place)
             problems = twelve_days.card_problems(card_place, card, variant)
             trial = {**played, player: card}
-            problems += twelve_days.deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "this day shows")
+            problems += twelve_days.deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "day")
             if problems:
                 raise Illegal(problems)
             played = trial
@@ -393,7 +431,9 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
             decision = twelve_days.reveal(played)
             day = twelve_days.PlayedDay(played=played, gift_to=player)
             if len(played) < len(players) or not decision.claus_win:
-                raise Illegal([Problem(at(day_place, "gift_to"), "only a player who wins with a Claus card gives the day away")])
+                raise Illegal(
+                    [problem(at(day_place, "gift_to"), N_("only a player who wins with a Claus card gives the day away"))]
+                )
             problems = twelve_days.day_problems(day_place, day, players, variant)
             if problems:
                 raise Illegal(problems)
@@ -403,7 +443,7 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
     all_hands = len(hands) == len(players)
     game = twelve_days.Game(players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None)
     problems = twelve_days.game_problems(game)
-    problems += twelve_days.deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "the hands hold") if not all_hands else []
+    problems += twelve_days.deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "hands") if not all_hands else []
     if problems:
         raise Illegal(problems)
     current = OpenDay(index=len(days), played=played) if len(days) < variant.days else None

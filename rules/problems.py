@@ -1,24 +1,64 @@
-"""What is wrong with a record or a tap, said so that a person can find and fix it."""
+"""What is wrong with a record or a tap, said so that a person can find and fix it.
+
+A problem's message is kept as an English template with named placeholders and the values
+that fill them, so the web layer can translate the template (its catalogs know every one:
+``N_`` marks them for ``pybabel extract -k N_``) and then fill in the same values. The rules
+themselves never import Flask or Babel.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+Param = str | int
+"""A value a message template is filled with: a number, a player's name, a card, some JSON."""
+
+
+def N_(template: str) -> str:
+    """Return a message template unchanged; the name marks it for ``pybabel extract -k N_``.
+
+    >>> N_("at most {limit} passes per round (got {got})")
+    'at most {limit} passes per round (got {got})'
+    """
+    return template
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing that is not legal, with the place it was found.
 
-    >>> str(Problem("rounds[1].passes.Anna", "at most 3 passes per round (got 4)"))
+    ``template`` is the English message with ``{named}`` placeholders, ``params`` the values
+    for them; a translation may reorder the placeholders but keeps their names.
+
+    >>> p = Problem("rounds[1].passes.Anna", "at most {limit} passes per round (got {got})", {"limit": 3, "got": 4})
+    >>> p.message
+    'at most 3 passes per round (got 4)'
+    >>> str(p)
     'rounds[1].passes.Anna: at most 3 passes per round (got 4)'
     """
 
     place: str
-    message: str
+    template: str
+    params: Mapping[str, Param] = field(default_factory=dict, hash=False)
+    """Left out of the hash (a dict cannot be hashed); equal problems still hash alike."""
+
+    @property
+    def message(self) -> str:
+        """Return the message in English: the template filled with its values."""
+        return self.template.format(**self.params)
 
     def __str__(self) -> str:
         return f"{self.place}: {self.message}" if self.place else self.message
+
+
+def problem(place: str, template: str, /, **params: Param) -> Problem:
+    """Return a problem; the values for the template's placeholders are given by name.
+
+    >>> str(problem("players.0", N_("{name} is already a player"), name=repr("Anna")))
+    "players.0: 'Anna' is already a player"
+    """
+    return Problem(place, template, params)
 
 
 class Illegal(ValueError):

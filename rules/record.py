@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from rules import auruxxx, twelve_days
 from rules.points import to_json_number
-from rules.problems import Illegal, Problem, at
+from rules.problems import N_, Illegal, Param, Problem, at, problem
 
 AURUXXX = "auruxxx"
 TWELVE_DAYS = "12days"
@@ -34,27 +34,27 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def fail(self, place: str, message: str) -> None:
-        """Note a problem."""
-        self.problems.append(Problem(place, message))
+    def fail(self, place: str, template: str, /, **params: Param) -> None:
+        """Note a problem: a template marked with ``N_`` and the values for its placeholders."""
+        self.problems.append(problem(place, template, **params))
 
     def object(self, place: str, value: JSON, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, JSON] | None:
         """Return an object whose keys are all known and whose required keys are present."""
         if not isinstance(value, dict):
-            self.fail(place or "record", f"must be an object (got {_kind(value)})")
+            self.fail(place or "record", N_("must be an object (got {got})"), got=_kind(value))
             return None
         for key in value:
             if key not in required and key not in optional:
-                self.fail(at(place, key), "unknown key")
+                self.fail(at(place, key), N_("unknown key"))
         for key in required:
             if key not in value:
-                self.fail(at(place, key), "is required")
+                self.fail(at(place, key), N_("is required"))
         return value
 
     def integer(self, place: str, value: JSON) -> int | None:
         """Return a whole number (true and false are not numbers here)."""
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(place, f"must be a whole number (got {_kind(value)})")
+            self.fail(place, N_("must be a whole number (got {got})"), got=_kind(value))
             return None
         return value
 
@@ -63,22 +63,32 @@ class _Reader:
         for option in choices:
             if type(value) is type(option) and value == option:
                 return option
-        self.fail(place, f"must be one of {', '.join(json.dumps(c) for c in choices)} (got {shorten(value)})")
+        self.fail(
+            place,
+            N_("must be one of {choices} (got {got})"),
+            choices=", ".join(json.dumps(c) for c in choices),
+            got=shorten(value),
+        )
         return None
 
     def name(self, place: str, value: JSON) -> str | None:
         """Return a player's name: 1–40 characters of text."""
         if not isinstance(value, str):
-            self.fail(place, f"a player's name must be text (got {_kind(value)})")
+            self.fail(place, N_("a player's name must be text (got {got})"), got=_kind(value))
             return None
         if not value.strip():
-            self.fail(place, "a player's name cannot be empty")
+            self.fail(place, N_("a player's name cannot be empty"))
             return None
         if len(value) > MAX_NAME_LENGTH:
-            self.fail(place, f"a player's name has at most {MAX_NAME_LENGTH} characters (got {len(value)})")
+            self.fail(
+                place,
+                N_("a player's name has at most {limit} characters (got {got})"),
+                limit=MAX_NAME_LENGTH,
+                got=len(value),
+            )
             return None
         if any(not ch.isprintable() for ch in value):
-            self.fail(place, "a player's name cannot contain control characters")
+            self.fail(place, N_("a player's name cannot contain control characters"))
             return None
         return value
 
@@ -87,22 +97,22 @@ class _Reader:
         if value is None and nullable:
             return True, None
         if not isinstance(value, str):
-            self.fail(place, f"must name a player (got {_kind(value)})")
+            self.fail(place, N_("must name a player (got {got})"), got=_kind(value))
             return False, None
         if value not in players:
-            self.fail(place, f"{value!r} is not a player of this game")
+            self.fail(place, N_("{name} is not a player of this game"), name=repr(value))
             return False, None
         return True, value
 
     def mapping(self, place: str, value: JSON, players: tuple[str, ...], read: Callable[[str, JSON], T | None]) -> dict[str, T] | None:
         """Return an object keyed by player names, each value read by ``read``."""
         if not isinstance(value, dict):
-            self.fail(place, f"must be an object keyed by player names (got {_kind(value)})")
+            self.fail(place, N_("must be an object keyed by player names (got {got})"), got=_kind(value))
             return None
         result: dict[str, T] = {}
         for player, item in value.items():
             if player not in players:
-                self.fail(at(place, player), f"{player!r} is not a player of this game")
+                self.fail(at(place, player), N_("{name} is not a player of this game"), name=repr(player))
                 continue
             parsed = read(at(place, player), item)
             if parsed is not None:
@@ -136,7 +146,7 @@ def _players(reader: _Reader, raw: dict[str, JSON]) -> tuple[str, ...] | None:
     value = raw.get("players")
     if not isinstance(value, list):
         if "players" in raw:
-            reader.fail("players", f"must be a list of names (got {_kind(value)})")
+            reader.fail("players", N_("must be a list of names (got {got})"), got=_kind(value))
         return None
     names: list[str] = []
     ok = True
@@ -145,7 +155,9 @@ def _players(reader: _Reader, raw: dict[str, JSON]) -> tuple[str, ...] | None:
         if name is None:
             ok = False
         elif name in names:
-            reader.fail(at("players", index), f"{name!r} is already a player; names are unique within a game")
+            reader.fail(
+                at("players", index), N_("{name} is already a player; names are unique within a game"), name=repr(name)
+            )
             ok = False
         else:
             names.append(name)
@@ -190,7 +202,7 @@ def read_auruxxx_hand(reader: _Reader, place: str, value: JSON) -> auruxxx.Hand 
     numbers: list[int] = []
     ok = True
     if not isinstance(numbers_raw, list):
-        reader.fail(at(place, "numbers"), f"must be a list of card numbers (got {_kind(numbers_raw)})")
+        reader.fail(at(place, "numbers"), N_("must be a list of card numbers (got {got})"), got=_kind(numbers_raw))
         ok = False
     else:
         for index, item in enumerate(numbers_raw):
@@ -254,7 +266,7 @@ def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None
     house_rules = _auruxxx_house_rules(reader, raw.get("house_rules", {}))
     rounds_raw = raw.get("rounds", [])
     if not isinstance(rounds_raw, list):
-        reader.fail("rounds", f"must be a list of rounds (got {_kind(rounds_raw)})")
+        reader.fail("rounds", N_("must be a list of rounds (got {got})"), got=_kind(rounds_raw))
         return None
     if players is None or house_rules is None:
         return None
@@ -264,7 +276,7 @@ def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None
     return auruxxx.Game(players=players, house_rules=house_rules, rounds=tuple(r for r in rounds if r is not None))
 
 
-def _serialise_auruxxx_hand(hand: auruxxx.Hand) -> dict[str, JSON]:
+def serialise_auruxxx_hand(hand: auruxxx.Hand) -> dict[str, JSON]:
     """Return a hand as the record writes it, every card count present."""
     if isinstance(hand, auruxxx.CountedHand):
         return {"points": hand.points}
@@ -285,7 +297,7 @@ def serialise_auruxxx_round(round_: auruxxx.Round, players: tuple[str, ...]) -> 
         "golden12": round_.golden12,
         "happy_man": round_.happy_man,
         "passes": {p: round_.passes_of(p) for p in players},
-        "hands": {p: _serialise_auruxxx_hand(round_.hand_of(p)) for p in players if p != round_.finisher},
+        "hands": {p: serialise_auruxxx_hand(round_.hand_of(p)) for p in players if p != round_.finisher},
     }
 
 
@@ -326,7 +338,7 @@ def _read_card(reader: _Reader, place: str, value: JSON) -> twelve_days.Card | N
     if value == twelve_days.MRS_CLAUS:
         return twelve_days.MRS_CLAUS
     if isinstance(value, str):
-        reader.fail(place, f'a card is a number, "santa" or "mrs_claus" (got {shorten(value)})')
+        reader.fail(place, N_('a card is a number, "santa" or "mrs_claus" (got {got})'), got=shorten(value))
         return None
     return reader.integer(place, value)
 
@@ -373,7 +385,7 @@ def read_twelve_days_day(value: JSON, players: tuple[str, ...], place: str = "da
 def _read_hand_cards(reader: _Reader, place: str, value: JSON) -> tuple[twelve_days.Card, ...] | None:
     """Return a final hand: a list of cards."""
     if not isinstance(value, list):
-        reader.fail(place, f"must be a list of cards (got {_kind(value)})")
+        reader.fail(place, N_("must be a list of cards (got {got})"), got=_kind(value))
         return None
     cards = [_read_card(reader, at(place, i), item) for i, item in enumerate(value)]
     if any(card is None for card in cards):
@@ -397,7 +409,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
     variant_name = reader.choice("variant", raw.get("variant", twelve_days.STANDARD.name), tuple(twelve_days.VARIANTS))
     days_raw = raw.get("days", [])
     if not isinstance(days_raw, list):
-        reader.fail("days", f"must be a list of days (got {_kind(days_raw)})")
+        reader.fail("days", N_("must be a list of days (got {got})"), got=_kind(days_raw))
         return None
     if players is None or variant_name is None:
         return None
@@ -500,7 +512,7 @@ def loads(text: str | bytes) -> Record:
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise Illegal([Problem("record", f"is not valid JSON ({error})")]) from None
+        raise Illegal([problem("record", N_("is not valid JSON ({error})"), error=str(error))]) from None
     return parse(raw)
 
 

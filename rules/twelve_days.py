@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.problems import Problem, at
+from rules.problems import N_, Problem, at, problem
 
 Claus = Literal["santa", "mrs_claus"]
 SANTA: Claus = "santa"
@@ -110,6 +110,9 @@ class TakenDay:
 
 
 Day = PlayedDay | TakenDay
+
+Seen = Literal["day", "hands"]
+"""Where cards were counted against the deck: on one day's table, or in the final hands."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -299,8 +302,17 @@ def card_problems(place: str, card: Card, variant: Variant) -> list[Problem]:
     if variant.copies(card) > 0:
         return []
     if isinstance(card, str):
-        return [Problem(place, f"{variant.label} is played without the Claus cards")]
-    return [Problem(place, f"gift cards in {variant.label} go from 1 to {variant.days} (got {card})")]
+        return [problem(place, N_("{variant} is played without the Claus cards"), variant=variant.label)]
+    return [
+        problem(
+            place,
+            N_("gift cards in {variant} go from {min} to {max} (got {got})"),
+            variant=variant.label,
+            min=variant.values[0],
+            max=variant.values[-1],
+            got=card,
+        )
+    ]
 
 
 def _card_name(card: Card) -> str:
@@ -308,16 +320,31 @@ def _card_name(card: Card) -> str:
     return {SANTA: "Santa", MRS_CLAUS: "Mrs. Claus"}.get(card, str(card)) if isinstance(card, str) else f"{card}"
 
 
-def deck_count_problems(place: str, cards: Sequence[Card], variant: Variant, what: str) -> list[Problem]:
-    """Return a problem for each card that appears more often than the deck holds it."""
+_DECK_COUNT_TEMPLATES: Mapping[Seen, str] = {
+    "day": N_("the deck has {copies} of card {card}, but this day shows {got}"),
+    "hands": N_("the deck has {copies} of card {card}, but the hands hold {got}"),
+}
+
+
+def deck_count_problems(place: str, cards: Sequence[Card], variant: Variant, seen: Seen) -> list[Problem]:
+    """Return a problem for each card that appears more often than the deck holds it.
+
+    ``seen`` says where the cards were counted: on one day's table, or in the hands.
+
+    >>> [p.message for p in deck_count_problems("hands", [SANTA, SANTA], STANDARD, "hands")]
+    ['the deck has 1 of card Santa, but the hands hold 2']
+    """
     problems = []
     counts = Counter(cards)
     for card in variant.cards:
         if counts[card] > variant.copies(card):
             problems.append(
-                Problem(
+                problem(
                     place,
-                    f"the deck has {variant.copies(card)} of card {_card_name(card)}, but {what} {counts[card]}",
+                    _DECK_COUNT_TEMPLATES[seen],
+                    copies=variant.copies(card),
+                    card=_card_name(card),
+                    got=counts[card],
                 )
             )
     return problems
@@ -329,31 +356,47 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
     problems: list[Problem] = []
     if isinstance(day, TakenDay):
         if day.taken_by is not None and day.taken_by not in known:
-            problems.append(Problem(at(place, "taken_by"), f"{day.taken_by!r} is not a player of this game"))
+            problems.append(
+                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=repr(day.taken_by))
+            )
         return problems
     played_place = at(place, "played")
     for player, card in day.played.items():
         if player not in known:
-            problems.append(Problem(at(played_place, player), "not a player of this game"))
+            problems.append(problem(at(played_place, player), N_("not a player of this game")))
         else:
             problems += card_problems(at(played_place, player), card, variant)
     missing = [player for player in players if player not in day.played]
     if missing:
-        problems.append(Problem(played_place, f"every player reveals a card; missing: {', '.join(missing)}"))
-    problems += deck_count_problems(played_place, list(day.played.values()), variant, "this day shows")
+        problems.append(
+            problem(played_place, N_("every player reveals a card; missing: {players}"), players=", ".join(missing))
+        )
+    problems += deck_count_problems(played_place, list(day.played.values()), variant, "day")
     if problems:
         return problems
     decision = reveal(day.played)
     gift_place = at(place, "gift_to")
     if decision.claus_win:
         if day.gift_to is None:
-            problems.append(Problem(gift_place, f"{decision.winner} won with a Claus card and must give the day away"))
+            problems.append(
+                problem(
+                    gift_place,
+                    N_("{winner} won with a Claus card and must give the day away"),
+                    winner=str(decision.winner),
+                )
+            )
         elif day.gift_to not in known:
-            problems.append(Problem(gift_place, f"{day.gift_to!r} is not a player of this game"))
+            problems.append(problem(gift_place, N_("{name} is not a player of this game"), name=repr(day.gift_to)))
         elif day.gift_to == decision.winner:
-            problems.append(Problem(gift_place, f"{decision.winner} won with a Claus card and must give the day to another player"))
+            problems.append(
+                problem(
+                    gift_place,
+                    N_("{winner} won with a Claus card and must give the day to another player"),
+                    winner=str(decision.winner),
+                )
+            )
     elif day.gift_to is not None:
-        problems.append(Problem(gift_place, "only a player who wins with a Claus card gives the day away"))
+        problems.append(problem(gift_place, N_("only a player who wins with a Claus card gives the day away")))
     return problems
 
 
@@ -362,7 +405,12 @@ def hand_problems(place: str, hand: Sequence[Card], variant: Variant) -> list[Pr
     problems: list[Problem] = []
     if len(hand) != variant.hand_size:
         problems.append(
-            Problem(place, f"a hand holds exactly {variant.hand_size} cards at the end (got {len(hand)})")
+            problem(
+                place,
+                N_("a hand holds exactly {size} cards at the end (got {got})"),
+                size=variant.hand_size,
+                got=len(hand),
+            )
         )
     for index, card in enumerate(hand):
         problems += card_problems(at(place, index), card, variant)
@@ -375,14 +423,16 @@ def hands_problems(hands: Mapping[str, Sequence[Card]], players: Sequence[str], 
     known = set(players)
     for player, hand in hands.items():
         if player not in known:
-            problems.append(Problem(at("hands", player), "not a player of this game"))
+            problems.append(problem(at("hands", player), N_("not a player of this game")))
         else:
             problems += hand_problems(at("hands", player), hand, variant)
     missing = [player for player in players if player not in hands]
     if missing:
-        problems.append(Problem("hands", f"every player's final hand is needed; missing: {', '.join(missing)}"))
+        problems.append(
+            problem("hands", N_("every player's final hand is needed; missing: {players}"), players=", ".join(missing))
+        )
     every_card = [card for hand in hands.values() for card in hand]
-    problems += deck_count_problems("hands", every_card, variant, "the hands hold")
+    problems += deck_count_problems("hands", every_card, variant, "hands")
     return problems
 
 
@@ -391,9 +441,13 @@ def playerdeck_count_problems(players: Sequence[str], variant: Variant) -> list[
     if variant.min_players <= len(players) <= variant.max_players:
         return []
     return [
-        Problem(
+        problem(
             "players",
-            f"{variant.label} is played by {variant.min_players} to {variant.max_players} players (got {len(players)})",
+            N_("{variant} is played by {min} to {max} players (got {got})"),
+            variant=variant.label,
+            min=variant.min_players,
+            max=variant.max_players,
+            got=len(players),
         )
     ]
 
@@ -407,7 +461,9 @@ def game_problems(game: Game) -> list[Problem]:
     variant = game.variant
     problems = playerdeck_count_problems(game.players, variant)
     if len(game.days) > variant.days:
-        problems.append(Problem("days", f"{variant.label} has {variant.days} days (got {len(game.days)})"))
+        problems.append(
+            problem("days", N_("{variant} has {days} days (got {got})"), variant=variant.label, days=variant.days, got=len(game.days))
+        )
     for index, day in enumerate(game.days):
         problems += day_problems(at("days", index), day, game.players, variant)
     if game.hands is not None:

@@ -1,0 +1,91 @@
+"""What every game screen shares: finding the game, recording a tap, and saying why one was refused."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, request, session
+from flask_babel import gettext
+from sqlalchemy import select
+
+from models import Game, append_event, db
+from rules.problems import Illegal, Problem
+
+bp = Blueprint("table", __name__)
+
+DEVICE_COOKIE = "device"
+DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
+MAX_KEY_LENGTH = 64
+RECENT_NAMES = 12
+"""How many player names this device remembers from its recent games."""
+
+
+def game_or_404(token: str) -> Game:
+    """Return the game behind a token; an unknown token is a missing page like any other."""
+    game = db.session.scalar(select(Game).where(Game.token == token))
+    if game is None:
+        abort(404)
+    return game
+
+
+def new_key() -> str:
+    """Return a fresh idempotency key for a form about to be shown."""
+    return uuid.uuid4().hex
+
+
+def tap_key() -> str:
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once."""
+    key = request.form.get("key", "")
+    if not key or len(key) > MAX_KEY_LENGTH:
+        return new_key()
+    return key
+
+
+def device() -> str | None:
+    """Return this phone's id, kept in a cookie so the history can say which phone tapped."""
+    value = request.cookies.get(DEVICE_COOKIE)
+    return value if value and len(value) <= MAX_KEY_LENGTH else None
+
+
+def say(problem: Problem) -> str:
+    """Return a problem in the reader's language (the rules speak English; the catalogs translate)."""
+    return str(gettext(problem.template)).format(**problem.params)
+
+
+def record_tap(game: Game, kind: str, payload: Mapping[str, Any]) -> list[str]:
+    """Append a tap to the game's history; return why it was refused, or nothing when it counts."""
+    try:
+        append_event(game, kind, payload, idempotency_key=tap_key(), device=device())
+    except Illegal as illegal:
+        return [say(problem) for problem in illegal.problems]
+    return []
+
+
+def remember_names(names: Iterable[str]) -> None:
+    """Keep the names of a new game's players, most recent first, to offer them next time."""
+    recent = [name for name in session.get("recent_names", []) if isinstance(name, str)]
+    fresh = list(names)
+    session["recent_names"] = (fresh + [name for name in recent if name not in fresh])[:RECENT_NAMES]
+
+
+def recent_names() -> list[str]:
+    """Return the player names this device used in its recent games."""
+    return [name for name in session.get("recent_names", []) if isinstance(name, str)]
+
+
+@bp.after_app_request
+def give_device_an_id(response: Response) -> Response:
+    """Give a phone its id on its first visit."""
+    if request.cookies.get(DEVICE_COOKIE) is None and response.mimetype == "text/html":
+        response.set_cookie(
+            DEVICE_COOKIE,
+            secrets.token_urlsafe(12),
+            max_age=DEVICE_COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+    return response
