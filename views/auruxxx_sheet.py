@@ -18,7 +18,7 @@ from models import Game, history_of, table_of
 from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, last_change
 from views.changes import describe_event, earlier_games
-from views.render import page_or_fragment
+from views.render import go_to, page_or_fragment
 from views.table import game_or_404, new_key, record_tap
 
 bp = Blueprint("auruxxx", __name__)
@@ -247,13 +247,8 @@ def _finish_page(game: Game, problems: list[str], status: int) -> Response:
 
 
 def _back_to_sheet(game: Game) -> Response:
-    """Go back to the sheet after a form on its own page (htmx follows with a full navigation)."""
-    target = url_for("games.sheet", token=game.token)
-    if request.headers.get("HX-Request") == "true":
-        response = Response(status=204)
-        response.headers["HX-Redirect"] = target
-        return response
-    return redirect(target, code=303)
+    """Go back to the sheet after a form on its own page."""
+    return go_to(url_for("games.sheet", token=game.token))
 
 
 # --- The hand keypad ----------------------------------------------------------------------

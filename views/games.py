@@ -17,6 +17,7 @@ from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
 from views.changes import describe_history
+from views.render import go_to
 from views.table import game_or_404, new_key, record_tap, remember_names, recent_names, say
 
 bp = Blueprint("games", __name__)
@@ -204,7 +205,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
         return _new_game_page(form, 422)
     game = create_game(setup, first_dealer=form.first_dealer())
     remember_names(setup["players"])
-    return redirect(url_for("games.sheet", token=game.token), code=303)
+    return go_to(url_for("games.sheet", token=game.token))
 
 
 @bp.get("/g/<token>")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import make_response, render_template, request
+from flask import make_response, redirect, render_template, request
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
@@ -20,3 +20,16 @@ def page_or_fragment(template: str, block: str, *, status: int = 200, **context:
     response = make_response(body, status)
     response.vary.add("HX-Request")
     return response
+
+
+def go_to(url: str) -> Response:
+    """Send the browser to another page after a form: a plain redirect, or a full navigation for htmx.
+
+    htmx would follow a redirect and swap the new page into the form's place; asking it to
+    navigate instead gives the new page its own address, as after a normal form.
+    """
+    if request.headers.get("HX-Request") == "true":
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, code=303)
