@@ -11,7 +11,7 @@ from cli import score_command
 from config import Config, apply_instance_defaults
 from extensions import babel, csrf, migrate
 from models import configure_engine, db
-from views import games, home, language, table, auruxxx_sheet
+from views import auruxxx_sheet, games, home, language, table, twelve_days_sheet
 
 
 
@@ -42,5 +42,6 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(auruxxx_sheet.bp)
+    app.register_blueprint(twelve_days_sheet.bp)
     app.cli.add_command(score_command)
     return app

@@ -1,41 +1,181 @@
-"""The 12 Days score sheet: the days, the pot, the final hands and the totals."""
+"""The 12 Days score sheet: revealed cards day by day, the pot, the final hands and the totals.
+
+As for AURUXXX, views only turn taps into events; who wins a day, where the pot goes and
+who scores a majority is decided by ``rules.twelve_days``.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request, url_for
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, url_for
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, table_of
+from models import Game, history_of, table_of
 from rules import record, twelve_days
-from rules.history import TwelveDaysTable
-from views.changes import earlier_games
-from views.render import page_or_fragment
-from views.table import new_key
+from rules.history import TwelveDaysTable, last_change
+from rules.twelve_days import Card, Variant
+from views.changes import describe_event, earlier_games
+from views.render import go_to, page_or_fragment
+from views.table import game_or_404, new_key, record_tap
 
 bp = Blueprint("twelve_days", __name__)
 
 TEMPLATE = "twelve_days/sheet.html"
 
 
-def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
-    """Return the sheet as a page, or only its interactive part for htmx."""
+def card_label(card: Card | None) -> str:
+    """Return a card as the sheet shows it."""
+    if card is None:
+        return "–"
+    if card == twelve_days.SANTA:
+        return "Santa"
+    if card == twelve_days.MRS_CLAUS:
+        return "Mrs. Claus"
+    return str(card)
+
+
+def card_token(card: Card) -> str:
+    """Return a card as a form sends it."""
+    return str(card)
+
+
+def parse_card(value: str) -> Card | str:
+    """Return the card a form names (a number or a Claus); anything else is passed on for the rules to refuse."""
+    if value.isdigit():
+        return int(value)
+    if value in twelve_days.CLAUS_CARDS:
+        return twelve_days.SANTA if value == twelve_days.SANTA else twelve_days.MRS_CLAUS
+    return value
+
+
+def days_text(days: tuple[int, ...]) -> str:
+    """Return day numbers in words: "day 4" or "days 4 and 5"."""
+    if len(days) == 1:
+        return str(gettext("day %(n)s", n=days[0]))
+    listed = ", ".join(str(d) for d in days[:-1])
+    return str(gettext("days %(listed)s and %(last)s", listed=listed, last=days[-1]))
+
+
+@dataclass(frozen=True)
+class DayCell:
+    """One player's card and points on one finished day."""
+
+    card: str
+    cancelled: bool
+    winner: bool
+    received: int
+
+
+def explain_day(day: twelve_days.DayResult, players: tuple[str, ...]) -> str:
+    """Return how a day was decided, in words."""
+    parts: list[str] = []
+    decision = day.reveal
+    if decision is not None:
+        if decision.cancelled:
+            cancelled = ", ".join("Claus" if value == 0 else str(value) for value in sorted(decision.cancelled))
+            parts.append(str(gettext("cancelled: %(values)s", values=cancelled)))
+        if decision.winner is not None:
+            parts.append(
+                str(gettext("%(name)s wins with %(card)s", name=decision.winner, card=card_label(decision.winning_card)))
+            )
+            if decision.claus_win and day.receiver is not None:
+                parts.append(str(gettext("the Claus gives it to %(name)s", name=day.receiver)))
+    if day.receiver is None:
+        parts.append(str(gettext("nobody wins: %(days)s waits in the pot", days=days_text((day.day,)))))
+    else:
+        parts.append(
+            str(gettext("%(name)s takes %(days)s: +%(points)s", name=day.receiver, days=days_text(day.days_taken), points=day.points))
+        )
+    return str(gettext("Day %(n)s", n=day.day)) + ": " + "; ".join(parts)
+
+
+def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> str:
+    """Return which majorities a player scored."""
+    won = [m for m in majorities if player in m.holders]
+    if not won:
+        return str(gettext("%(name)s holds no majority.", name=player))
+    parts = [
+        f"{m.value}" + (f" ({gettext('tie')})" if m.tied else "") for m in won
+    ]
+    return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=", ".join(parts), points=sum(m.value for m in won)))
+
+
+def build(game: Game) -> dict[str, Any]:
+    """Fold the history and lay out everything the 12 Days sheet shows."""
     table = table_of(game)
     assert isinstance(table, TwelveDaysTable)
+    players = table.game.players
+    variant = table.game.variant
     result = twelve_days.score_game(table.game)
+    days = []
+    for day in result.days:
+        decision = day.reveal
+        played = table.game.days[day.day - 1]
+        cells = []
+        for player in players:
+            card = played.played.get(player) if isinstance(played, twelve_days.PlayedDay) else None
+            cells.append(
+                DayCell(
+                    card=card_label(card) if card is not None else "",
+                    cancelled=decision is not None and card is not None and twelve_days.card_value(card) in decision.cancelled,
+                    winner=decision is not None and decision.winner == player,
+                    received=day.points if day.receiver == player else 0,
+                )
+            )
+        days.append({"number": day.day, "cells": cells, "explanation": explain_day(day, players), "quick": decision is None})
+    current = table.current
+    open_day: dict[str, Any] | None = None
+    if current is not None:
+        decision = twelve_days.reveal(current.played) if len(current.played) == len(players) else None
+        shown = Counter(current.played.values())
+        open_day = {
+            "index": current.index,
+            "number": current.index + 1,
+            "played": current.played,
+            "labels": {player: card_label(card) for player, card in current.played.items()},
+            "claus_winner": decision.winner if decision is not None and decision.claus_win else None,
+            "choices": [
+                {"token": card_token(card), "label": card_label(card), "left": variant.copies(card) - shown[card]}
+                for card in variant.cards
+            ],
+        }
+    change = last_change(history_of(game))
+    undo = {"seq": change.seq, "text": describe_event(change.kind, dict(change.payload))} if change else None
+    pot = result.pot
+    return {
+        "game": game,
+        "table": table,
+        "variant": variant,
+        "players": list(players),
+        "result": result,
+        "days": days,
+        "open_day": open_day,
+        "pot_text": days_text(pot) if pot else "",
+        "lost_text": days_text(result.days[-1].pot_after) if result.lost else "",
+        "hands_needed": current is None and table.game.hands is None,
+        "hands_entered": table.hands,
+        "bonus_explanations": {p: explain_bonus(p, result.majorities) for p in players},
+        "undo": undo,
+        "passes_to": [(players[i], players[(i + 1) % len(players)]) for i in range(len(players))],
+        "winners": result.winners if result.complete else (),
+    }
+
+
+def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
+    """Return the sheet as a page, or only its interactive part for htmx."""
     return page_or_fragment(
         TEMPLATE,
         "sheet",
         status=status,
-        game=game,
-        table=table,
-        result=result,
-        players=list(game.player_names),
         problems=problems or [],
         new_key=new_key,
         earlier=earlier_games(game),
         record_url=url_for("games.export", token=game.token),
-        variant=table.game.variant,
-        scored=record.scored(table.game)["result"],
+        **build(game),
     )
 
 
@@ -46,3 +186,138 @@ def after_tap(game: Game, problems: list[str]) -> Response:
     if request.headers.get("HX-Request") == "true":
         return render(game)
     return redirect(url_for("games.sheet", token=game.token), code=303)
+
+
+def _player(game: Game, field: str = "player") -> str:
+    """Return the player a form names, refusing a name that is not at this table."""
+    name = request.form.get(field, "")
+    if name not in game.player_names:
+        abort(400, description=gettext("Unknown player."))
+    return name
+
+
+def _day(variant_days: int) -> int:
+    """Return the day a form was filled in for (the rules refuse any but the open one)."""
+    value = request.form.get("day", "")
+    if not value.isdigit() or int(value) >= variant_days:
+        abort(400, description=gettext("Unknown day."))
+    return int(value)
+
+
+def _variant(game: Game) -> Variant:
+    """Return the game's variant."""
+    return twelve_days.find_variant(game.variant)
+
+
+@bp.post("/g/<token>/card")
+def reveal_card(token: str) -> Response:
+    """Record the card a player revealed today; the day resolves when the last card is in."""
+    game = game_or_404(token)
+    payload = {"day": _day(_variant(game).days), "player": _player(game), "card": parse_card(request.form.get("card", ""))}
+    return after_tap(game, record_tap(game, "card", payload))
+
+
+@bp.post("/g/<token>/gift")
+def give_day(token: str) -> Response:
+    """Record whom a Claus winner gives the day card(s) to."""
+    game = game_or_404(token)
+    payload = {"day": _day(_variant(game).days), "player": _player(game)}
+    return after_tap(game, record_tap(game, "gift", payload))
+
+
+@bp.post("/g/<token>/taken")
+def take_day(token: str) -> Response:
+    """Quick mode: record only who took the day card(s), or that nobody did."""
+    game = game_or_404(token)
+    taker = request.form.get("player", "")
+    payload = {"day": _day(_variant(game).days), "player": _player(game) if taker else None}
+    return after_tap(game, record_tap(game, "taken", payload))
+
+
+@bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
+def final_hand(token: str, seat: int) -> Response:
+    """Enter a player's final hand as counts per value, then record it."""
+    game = game_or_404(token)
+    if not 0 <= seat < len(game.players):
+        abort(404)
+    player = game.player_names[seat]
+    variant = _variant(game)
+    table = table_of(game)
+    assert isinstance(table, TwelveDaysTable)
+    counts: Counter[str] = Counter()
+    problems: list[str] = []
+    if request.method == "GET":
+        counts = Counter(card_token(card) for card in table.hands.get(player, ()))
+    else:
+        for card in variant.cards:
+            value = request.form.get(f"count-{card_token(card)}", "0")
+            counts[card_token(card)] = min(int(value), variant.copies(card)) if value.isdigit() else 0
+        action = request.form.get("action", "")
+        verb, _, target = action.partition(":")
+        if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
+            counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
+        elif action == "save":
+            cards = [parse_card(token) for token, count in counts.items() for _ in range(count)]
+            problems = record_tap(game, "hand", {"player": player, "cards": cards})
+            if not problems:
+                return go_to(url_for("games.sheet", token=game.token))
+    held = sum(counts.values())
+    return page_or_fragment(
+        "twelve_days/hand.html",
+        "hand",
+        status=422 if problems else 200,
+        game=game,
+        player=player,
+        seat=seat,
+        rows=[
+            {"token": card_token(card), "label": card_label(card), "count": counts[card_token(card)], "limit": variant.copies(card)}
+            for card in reversed(variant.cards)
+        ],
+        held=held,
+        hand_size=variant.hand_size,
+        problems=problems,
+        new_key=new_key,
+        count_text=ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),
+    )
+
+
+@bp.route("/g/<token>/days/<int:number>/correct", methods=["GET", "POST"])
+def correct_day(token: str, number: int) -> Response:
+    """Correct a finished day; the pot and everything after it are worked out again."""
+    game = game_or_404(token)
+    table = table_of(game)
+    assert isinstance(table, TwelveDaysTable)
+    index = number - 1
+    if not 0 <= index < len(table.game.days):
+        abort(404)
+    players = list(game.player_names)
+    day = table.game.days[index]
+    problems: list[str] = []
+    if request.method == "POST":
+        if request.form.get("mode") == "taken":
+            taker = request.form.get("taken_by", "")
+            corrected: dict[str, Any] = {"taken_by": taker or None}
+        else:
+            corrected = {"played": {p: parse_card(request.form.get(f"card-{seat}", "")) for seat, p in enumerate(players)}}
+            gift = request.form.get("gift_to", "")
+            if gift:
+                corrected["gift_to"] = gift
+        problems = record_tap(game, "correct_day", {"day": index, "record": corrected})
+        if not problems:
+            return go_to(url_for("games.sheet", token=game.token))
+    written = record.serialise_twelve_days_day(day, tuple(players))
+    return page_or_fragment(
+        "twelve_days/correct.html",
+        "correct",
+        status=422 if problems else 200,
+        game=game,
+        number=number,
+        players=players,
+        played={p: card_token(c) for p, c in written.get("played", {}).items()},
+        gift_to=written.get("gift_to") or "",
+        taken_by=written.get("taken_by") or "",
+        quick="taken_by" in written,
+        cards=[{"token": card_token(c), "label": card_label(c)} for c in _variant(game).cards],
+        problems=problems,
+        new_key=new_key,
+    )
