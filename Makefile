@@ -50,7 +50,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $
 
 # Refresh the catalogs after changing texts in templates or code.
 messages: $(RUNTIME_STAMP)
-	$(BIN)/pybabel extract -F babel.cfg --sort-by-file --no-wrap --project Tischblock -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ --sort-by-file --no-wrap --project Tischblock -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-wrap
 
 chromium:

@@ -11,7 +11,7 @@ from cli import score_command
 from config import Config, apply_instance_defaults
 from extensions import babel, csrf, migrate
 from models import configure_engine, db
-from views import auruxxx_sheet, games, home, language, table, twelve_days_sheet
+from views import auruxxx_sheet, faq, games, home, language, security, table, twelve_days_sheet
 
 
 
@@ -37,11 +37,14 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     babel.init_app(app, locale_selector=language.select_locale)
     csrf.init_app(app)
 
+    app.register_blueprint(security.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(auruxxx_sheet.bp)
     app.register_blueprint(twelve_days_sheet.bp)
+    app.register_blueprint(faq.bp)
+    faq.init_app(app)
     app.cli.add_command(score_command)
     return app

@@ -19,6 +19,11 @@ class Config:
     BABEL_DEFAULT_LOCALE = os.environ.get("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     BABEL_DEFAULT_TIMEZONE = os.environ.get("BABEL_DEFAULT_TIMEZONE", "Europe/Berlin")
     LANGUAGES = LANGUAGES
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "") == "1"
+    MAX_CONTENT_LENGTH = 512 * 1024
+    """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
 
 
 class TestConfig(Config):

@@ -76,15 +76,16 @@ def explain(score: auruxxx.RoundScore, rules: auruxxx.HouseRules) -> str:
     if not score.happy_man:
         return parts
     if not score.halved:
-        return f"{parts}, {gettext('Happy-Man: nothing to halve')}"
+        nothing = str(gettext("Happy-Man: nothing to halve"))
+        return f"{parts}, {nothing}"
     if rules.halving is auruxxx.Halving.PENALTY and score.bonus:
         halved = str(gettext("Happy-Man halves crosses and hand before the bonus: %(points)s", points=half(score.points)))
     else:
         halved = str(gettext("Happy-Man halves: %(points)s", points=half(score.points)))
     if rules.rounding is auruxxx.Rounding.FLOOR:
-        halved += f" {gettext('(rounded down)')}"
+        halved += " " + str(gettext("(rounded down)"))
     elif rules.rounding is auruxxx.Rounding.CEIL:
-        halved += f" {gettext('(rounded up)')}"
+        halved += " " + str(gettext("(rounded up)"))
     return f"{parts}, {halved}"
 
 

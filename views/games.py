@@ -269,7 +269,6 @@ def import_record() -> BaseResponse | tuple[str, int]:
     site without that site's consent, so only the upload form is checked.
     """
     if request.method == "GET":
-        csrf.generate_csrf()
         return render_template("games/import.html", problems=[]), 200
     if request.mimetype == "application/json":
         return _import_json()

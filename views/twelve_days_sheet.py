@@ -52,12 +52,14 @@ def parse_card(value: str) -> Card | str:
     return value
 
 
-def days_text(days: tuple[int, ...]) -> str:
-    """Return day numbers in words: "day 4" or "days 4 and 5"."""
+def days_text(days: tuple[int, ...], *, capital: bool = False) -> str:
+    """Return day numbers in words: "day 4" or "days 4 and 5" ("Day 4" to begin a sentence)."""
     if len(days) == 1:
-        return str(gettext("day %(n)s", n=days[0]))
-    listed = ", ".join(str(d) for d in days[:-1])
-    return str(gettext("days %(listed)s and %(last)s", listed=listed, last=days[-1]))
+        text = str(gettext("day %(n)s", n=days[0]))
+    else:
+        listed = ", ".join(str(d) for d in days[:-1])
+        text = str(gettext("days %(listed)s and %(last)s", listed=listed, last=days[-1]))
+    return text[:1].upper() + text[1:] if capital else text
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,8 @@ def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> 
     won = [m for m in majorities if player in m.holders]
     if not won:
         return str(gettext("%(name)s holds no majority.", name=player))
-    parts = [
-        f"{m.value}" + (f" ({gettext('tie')})" if m.tied else "") for m in won
-    ]
+    tie = str(gettext("tie"))
+    parts = [f"{m.value} ({tie})" if m.tied else f"{m.value}" for m in won]
     return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=", ".join(parts), points=sum(m.value for m in won)))
 
 
@@ -154,8 +155,14 @@ def build(game: Game) -> dict[str, Any]:
         "result": result,
         "days": days,
         "open_day": open_day,
-        "pot_text": days_text(pot) if pot else "",
-        "lost_text": days_text(result.days[-1].pot_after) if result.lost else "",
+        "pot_text": ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=days_text(pot, capital=True)) if pot else "",
+        "lost_text": ngettext(
+            "%(days)s went to nobody: %(points)s points are lost.",
+            "%(days)s went to nobody: %(points)s points are lost.",
+            len(result.days[-1].pot_after),
+            days=days_text(result.days[-1].pot_after, capital=True),
+            points=result.lost,
+        ) if result.lost else "",
         "hands_needed": current is None and table.game.hands is None,
         "hands_entered": table.hands,
         "bonus_explanations": {p: explain_bonus(p, result.majorities) for p in players},

@@ -1,8 +1,10 @@
-"""Fixtures for the web tests: an app whose forms need no CSRF token, beside the strict ``app``.
+"""Fast fixtures for the view tests: one app per session and kind, a freshly migrated database per test.
 
-Most view tests post forms the way a phone does, minus the token; the tests that prove a
-form without its token is refused use the ``app``/``client`` fixtures of ``tests/conftest.py``,
-which keep CSRF protection on.
+Building an app is slow (the FAQ search index is built on every ``create_app``), so the view
+tests share two apps for the whole session and get a pristine copy of a database migrated once
+instead: ``plain_app`` does not ask forms for a CSRF token, so most view tests post forms the
+way a phone does minus the token; ``strict_app`` keeps CSRF protection on, like ``app`` of
+``tests/conftest.py``, for the tests that prove a form without its token is refused.
 """
 
 from __future__ import annotations
@@ -13,40 +15,88 @@ from pathlib import Path
 import flask_migrate
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from config import TestConfig
+from models import db
 
 
-def no_csrf_app(database: Path) -> Flask:
-    """Return an app on the SQLite file ``database`` that does not ask forms for a CSRF token."""
+def file_app(database: Path, *, csrf: bool) -> Flask:
+    """Return an app on the SQLite file ``database``, with or without CSRF checks on forms."""
 
-    class NoCsrf(TestConfig):
+    class FileDatabase(TestConfig):
         SQLALCHEMY_DATABASE_URI = f"sqlite:///{database}"
-        WTF_CSRF_ENABLED = False
+        WTF_CSRF_ENABLED = csrf
 
-    return create_app(NoCsrf)
+    return create_app(FileDatabase)
+
+
+def close_database(app: Flask) -> None:
+    """Close every connection of ``app``; closing the last one folds SQLite's write-ahead log into the file."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Return a database file migrated once per session, for tests to copy."""
+    """Return a database file migrated once per session, for every test to copy."""
     database = tmp_path_factory.mktemp("template") / "migrated.db"
-    with no_csrf_app(database).app_context():
+    app = file_app(database, csrf=False)
+    with app.app_context():
         flask_migrate.upgrade()
+    close_database(app)
     return database
 
 
-@pytest.fixture
-def plain_app(tmp_path: Path, migrated_database: Path) -> Flask:
-    """Return an app without CSRF checks on its own copy of the freshly migrated database."""
-    database = tmp_path / "plain.db"
+def fresh(app: Flask, migrated_database: Path) -> Flask:
+    """Give ``app`` a pristine copy of the migrated database and return it."""
+    close_database(app)
+    database = Path(str(app.config["SQLALCHEMY_DATABASE_URI"]).removeprefix("sqlite:///"))
+    for leftover in (Path(f"{database}-wal"), Path(f"{database}-shm")):
+        leftover.unlink(missing_ok=True)
     shutil.copyfile(migrated_database, database)
-    return no_csrf_app(database)
+    return app
+
+
+@pytest.fixture(scope="session")
+def shared_plain_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """Return the session's app without CSRF checks (its database is replaced per test)."""
+    return file_app(tmp_path_factory.mktemp("plain") / "tischblock.db", csrf=False)
+
+
+@pytest.fixture(scope="session")
+def shared_strict_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """Return the session's app with CSRF checks (its database is replaced per test)."""
+    return file_app(tmp_path_factory.mktemp("strict") / "tischblock.db", csrf=True)
+
+
+@pytest.fixture
+def plain_app(shared_plain_app: Flask, migrated_database: Path) -> Flask:
+    """Return an app without CSRF checks on a freshly migrated, empty database."""
+    return fresh(shared_plain_app, migrated_database)
 
 
 @pytest.fixture
 def plain_client(plain_app: Flask) -> FlaskClient:
-    """Return a test client of ``plain_app``."""
+    """Return a new test client (no cookies yet) of ``plain_app``."""
     return plain_app.test_client()
+
+
+@pytest.fixture
+def strict_app(shared_strict_app: Flask, migrated_database: Path) -> Flask:
+    """Return an app with CSRF checks on a freshly migrated, empty database."""
+    return fresh(shared_strict_app, migrated_database)
+
+
+@pytest.fixture
+def strict_client(strict_app: Flask) -> FlaskClient:
+    """Return a new test client (no cookies yet) of ``strict_app``."""
+    return strict_app.test_client()
+
+
+@pytest.fixture
+def strict_runner(strict_app: Flask) -> FlaskCliRunner:
+    """Return a runner for the command-line commands of ``strict_app``."""
+    return strict_app.test_cli_runner()

@@ -1,0 +1,1 @@
+"""The rules FAQ: its content, loaded and checked from data files, and the search over it."""

@@ -1,0 +1,153 @@
+"""The rules FAQ at the table: search as you type, browse by topic, one address per answer."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, send_from_directory
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+
+from faq.content import GAMES, LANGUAGES, TOPICS, Entry, load
+from faq.search import PHRASES, STOPWORDS, SYNONYMS, Index
+from werkzeug.wrappers import Response as BaseResponse
+
+from views.render import page_or_fragment
+
+bp = Blueprint("faq", __name__)
+
+TOPIC_TITLES: dict[str, Any] = {
+    "laying": _l("Laying cards"),
+    "passing": _l("Passing"),
+    "draw-two": _l('The "2" (draw two)'),
+    "action-cards": _l("Action cards and the 50"),
+    "happy-man": _l("Happy-Man"),
+    "round-end": _l("Ending a round"),
+    "scoring": _l("Scoring and winning"),
+    "house-rules": _l("House rules"),
+    "setup": _l("Setting up"),
+    "app": _l("Using Tischblock"),
+    "day": _l("Winning a day"),
+    "ties": _l("Ties"),
+    "claus": _l("Santa and Mrs. Claus"),
+    "pot": _l("The pot"),
+    "end": _l("End of the game"),
+    "bonus": _l("Hand bonus"),
+    "variants": _l("8 Nights and 8 Players"),
+}
+GAME_TITLES = {"auruxxx": "AURUXXX – Die Goldene Zwölf", "12days": "12 Days"}
+MAX_QUERY = 200
+
+
+def init_app(app: Flask) -> None:
+    """Load and check the FAQ once, at start: broken content stops the app, not a page."""
+    app.extensions["faq_index"] = Index(load())
+
+
+def index() -> Index:
+    """Return the app's FAQ index."""
+    found: Index = current_app.extensions["faq_index"]
+    return found
+
+
+def language() -> str:
+    """Return the FAQ language: ``lang=`` if given, else the interface's."""
+    asked = request.args.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    current = str(get_locale() or "de")[:2]
+    return current if current in LANGUAGES else LANGUAGES[0]
+
+
+def game_arg(value: str | None) -> str:
+    """Return a known game, refusing anything else with 404 (a wrong address) or 400 (a wrong parameter)."""
+    if value not in GAMES:
+        abort(400, description="game must be auruxxx or 12days")
+    return value
+
+
+def entries_of(game: str, lang: str) -> list[Entry]:
+    """Return all entries of one game and language in file order."""
+    return [e for e in index().entries if e.game == game and e.lang == lang]
+
+
+@bp.get("/faq")
+def start() -> str:
+    """Let the player pick the game whose rules they have a question about."""
+    return render_template("faq/start.html", games=GAME_TITLES)
+
+
+@bp.get("/faq/<game>")
+def game_page(game: str) -> str:
+    """List every question of a game by topic, with the search box on top; ``control=`` narrows to one sheet control."""
+    if game not in GAMES:
+        abort(404)
+    lang = language()
+    control = request.args.get("control", "")
+    shown = [e for e in entries_of(game, lang) if not control or control in e.controls]
+    topics: dict[str, list[Entry]] = defaultdict(list)
+    for entry in shown:
+        topics[entry.topic].append(entry)
+    ordered = [(TOPIC_TITLES[t], topics[t]) for t in TOPICS[game] if topics.get(t)]
+    return render_template(
+        "faq/game.html", game=game, title=GAME_TITLES[game], topics=ordered, control=control, query="", hits=None, lang=lang
+    )
+
+
+@bp.get("/faq/<game>/<entry_id>")
+def entry_page(game: str, entry_id: str) -> str:
+    """Show one answer at its own address, to share."""
+    if game not in GAMES:
+        abort(404)
+    found = next((e for e in entries_of(game, language()) if e.id == entry_id), None)
+    if found is None:
+        abort(404)
+    return render_template("faq/entry.html", game=game, title=GAME_TITLES[game], entry=found, topic=TOPIC_TITLES[found.topic])
+
+
+@bp.get("/faq/search")
+def search() -> BaseResponse:
+    """Answer a question as typed: HTML results (a fragment for htmx), or JSON for ``Accept: application/json``."""
+    game = game_arg(request.args.get("game"))
+    lang = language()
+    query = request.args.get("q", "")[:MAX_QUERY]
+    hits = index().search(query, game=game, lang=lang) if query.strip() else []
+    if request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json":
+        response = jsonify(
+            [
+                {"id": h.entry.id, "game": h.entry.game, "lang": h.entry.lang, "question": h.entry.question,
+                 "answer": h.entry.answer, "page": h.entry.page}
+                for h in hits
+            ]
+        )
+        response.vary.add("Accept")
+        return response
+    page = page_or_fragment(
+        "faq/game.html", "results", game=game, title=GAME_TITLES[game], topics=[], control="", query=query, hits=hits, lang=lang
+    )
+    page.vary.add("Accept")
+    return page
+
+
+@bp.get("/faq/offline-index.json")
+def offline_index() -> Response:
+    """Return every entry and the search vocabulary, for searching in the browser without a network."""
+    return jsonify(
+        entries=[
+            {"id": e.id, "game": e.game, "lang": e.lang, "topic": e.topic, "question": e.question, "answer": e.answer,
+             "details": e.details, "page": e.page, "keywords": list(e.keywords)}
+            for e in index().entries
+        ],
+        phrases=[[pattern, replacement] for pattern, replacement in PHRASES],
+        synonyms=[sorted(group) for group in SYNONYMS],
+        stopwords=sorted(STOPWORDS),
+    )
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """Serve the service worker from the site's root so it may keep the FAQ for offline use."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
