@@ -72,7 +72,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-ENDINGS = ("ungen", "ung", "en", "er", "es", "em", "e", "n", "s", "t", "st", "ed", "ing")
+ENDINGS = ("ungen", "ing", "ung", "en", "er", "es", "em", "et", "ed", "st", "e", "n", "s", "t")
+"""Endings cut from a word, longest first, so "beendet" and "beenden" both look for "beend"."""
 WEIGHTS = (8.0, 5.0, 2.5, 1.0, 2.0)
 """bm25 weights of question, keywords, answer, details and split compound parts."""
 COLUMNS = ("question", "keywords", "answer", "details", "parts")

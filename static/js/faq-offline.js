@@ -6,7 +6,7 @@
   const input = form.querySelector("input[name=q]");
   const game = form.dataset.game;
   const lang = form.dataset.lang;
-  const endings = ["ungen", "ung", "en", "er", "es", "em", "e", "n", "s", "t", "st", "ed", "ing"];
+  const endings = ["ungen", "ing", "ung", "en", "er", "es", "em", "et", "ed", "st", "e", "n", "s", "t"];
   const weights = { question: 8, keywords: 5, answer: 2.5, details: 1 };
   let data = null;
 
