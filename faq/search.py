@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
+import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -134,11 +135,16 @@ class Hit:
 
 
 class Index:
-    """The FTS5 index of every entry, in process memory: quick, and the same on every database."""
+    """The FTS5 index of every entry, in process memory: quick, and the same on every database.
+
+    One connection serves all threads of a process, one query at a time (a query takes
+    milliseconds), so threaded servers share it safely.
+    """
 
     def __init__(self, entries: Iterable[Entry]) -> None:
         self.entries = list(entries)
         self.db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._lock = threading.Lock()
         self.db.execute(
             "CREATE VIRTUAL TABLE faq USING fts5(question, keywords, answer, details, parts, tokenize='unicode61')"
         )
@@ -197,10 +203,11 @@ class Index:
             return []
         match = " OR ".join(f'"{term}"*' for term in sorted(terms))
         weights = ", ".join(str(w) for w in WEIGHTS)
-        rows = self.db.execute(
-            f"SELECT rowid, bm25(faq, {weights}) FROM faq WHERE faq MATCH ? ORDER BY bm25(faq, {weights})",
-            (match,),
-        ).fetchall()
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT rowid, bm25(faq, {weights}) FROM faq WHERE faq MATCH ? ORDER BY bm25(faq, {weights})",
+                (match,),
+            ).fetchall()
         hits: list[Hit] = []
         for rowid, rank in rows:
             entry = self.entries[rowid]

@@ -371,7 +371,7 @@ def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()
     return problems
 
 
-def _deck_problems(place: str, round_: Round) -> list[Problem]:
+def deck_problems(place: str, round_: Round) -> list[Problem]:
     """Return a problem for each kind of card the hands of a round hold more of than the deck has."""
     cards = [hand for hand in round_.hands.values() if isinstance(hand, Cards)]
     problems: list[Problem] = []
@@ -464,7 +464,7 @@ def round_problems(
             problems.append(problem(hand_place, N_("the finisher has no hand left to count")))
         else:
             problems += hand_problems(hand_place, hand, house_rules)
-    problems += _deck_problems(place, round_)
+    problems += deck_problems(place, round_)
     return problems
 
 

@@ -256,6 +256,17 @@ class _Round:
     holder: str | None = None
 
 
+def _check_deck(state: _Round, index: int) -> None:
+    """Refuse a finish or hand that would put more cards in play than the deck holds, before the round closes."""
+    assert state.finisher is not None and state.golden12 is not None
+    so_far = auruxxx.Round(
+        finisher=state.finisher, golden12=state.golden12, happy_man=None, passes={}, hands=dict(state.hands)
+    )
+    problems = auruxxx.deck_problems(at("rounds", index), so_far)
+    if problems:
+        raise Illegal(problems)
+
+
 def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTable:
     """Replay AURUXXX events into finished rounds and the round being played."""
     players = base.players
@@ -329,6 +340,8 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
             if problems:
                 raise Illegal(problems)
             state.hands[player] = hand
+        if event.kind in ("finish", "hand"):
+            _check_deck(state, index)
         if closed(state) and len(rounds) <= auruxxx.ROUNDS:
             rounds.append(_Round())
 

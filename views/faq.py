@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, send_from_directory
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
-from faq.content import GAMES, LANGUAGES, TOPICS, Entry, load
-from faq.search import PHRASES, STOPWORDS, SYNONYMS, Index
+from faq.content import CONTENT, GAMES, LANGUAGES, TOPICS, Entry, load
+from faq.search import ENDINGS, PHRASES, STOPWORDS, SYNONYMS, WEIGHTS, Index
 from werkzeug.wrappers import Response as BaseResponse
 
 from views.render import page_or_fragment
@@ -40,9 +42,15 @@ GAME_TITLES = {"auruxxx": "AURUXXX – Die Goldene Zwölf", "12days": "12 Days"}
 MAX_QUERY = 200
 
 
+@cache
+def _shared_index(folder: Path) -> Index:
+    """Return the index of the content in a folder, built once per process."""
+    return Index(load(folder))
+
+
 def init_app(app: Flask) -> None:
-    """Load and check the FAQ once, at start: broken content stops the app, not a page."""
-    app.extensions["faq_index"] = Index(load())
+    """Load and check the FAQ at start: broken content stops the app, not a page."""
+    app.extensions["faq_index"] = _shared_index(Path(app.config.get("FAQ_CONTENT", CONTENT)))
 
 
 def index() -> Index:
@@ -142,6 +150,8 @@ def offline_index() -> Response:
         phrases=[[pattern, replacement] for pattern, replacement in PHRASES],
         synonyms=[sorted(group) for group in SYNONYMS],
         stopwords=sorted(STOPWORDS),
+        endings=list(ENDINGS),
+        weights=dict(zip(("question", "keywords", "answer", "details"), WEIGHTS)),
     )
 
 

@@ -324,49 +324,49 @@ def test_a_forged_seventh_name_never_seats_a_seventh_player(plain_app: Flask, pl
 # --- CSRF ------------------------------------------------------------------------------------
 
 
-def test_start_without_csrf_token_is_refused(app: Flask, client: FlaskClient) -> None:
+def test_start_without_csrf_token_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
     """With CSRF on, a start without the token answers 400 and stores no game."""
-    response = client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"})
+    response = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"})
     assert response.status_code == 400
-    assert game_count(app) == 0
+    assert game_count(strict_app) == 0
 
 
-def test_start_with_the_forms_csrf_token_works(app: Flask, client: FlaskClient) -> None:
+def test_start_with_the_forms_csrf_token_works(strict_app: Flask, strict_client: FlaskClient) -> None:
     """The token the form carries lets the start through."""
-    token = csrf_token(client.get("/new/auruxxx"))
-    response = client.post(
+    token = csrf_token(strict_client.get("/new/auruxxx"))
+    response = strict_client.post(
         "/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": token}
     )
     assert response.status_code == 303
-    assert game_count(app) == 1
+    assert game_count(strict_app) == 1
 
 
-def test_tap_without_csrf_token_is_refused_and_writes_nothing(app: Flask, client: FlaskClient) -> None:
+def test_tap_without_csrf_token_is_refused_and_writes_nothing(strict_app: Flask, strict_client: FlaskClient) -> None:
     """A pass cross without the sheet's token answers 400; with it, the cross counts."""
-    form = client.get("/new/auruxxx")
-    started = client.post(
+    form = strict_client.get("/new/auruxxx")
+    started = strict_client.post(
         "/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(form)}
     )
     token = token_of(started)
     tap = {"player": "Anna", "round": "0"}
-    assert client.post(f"/g/{token}/pass", data=tap).status_code == 400
-    assert event_count(app) == 0
-    sheet = client.get(f"/g/{token}")
-    assert client.post(f"/g/{token}/pass", data={**tap, "csrf_token": csrf_token(sheet)}).status_code == 303
-    assert event_count(app) == 1
+    assert strict_client.post(f"/g/{token}/pass", data=tap).status_code == 400
+    assert event_count(strict_app) == 0
+    sheet = strict_client.get(f"/g/{token}")
+    assert strict_client.post(f"/g/{token}/pass", data={**tap, "csrf_token": csrf_token(sheet)}).status_code == 303
+    assert event_count(strict_app) == 1
 
 
 @pytest.mark.parametrize("route", ["undo", "rematch", "happy-man", "finish", "hand/0", "rounds/1/correct"])
-def test_every_game_form_needs_the_csrf_token(app: Flask, client: FlaskClient, route: str) -> None:
+def test_every_game_form_needs_the_csrf_token(strict_app: Flask, strict_client: FlaskClient, route: str) -> None:
     """Every POST on a game answers 400 without the token and neither writes events nor games."""
-    started = client.post(
+    started = strict_client.post(
         "/new/auruxxx",
-        data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(client.get("/new/auruxxx"))},
+        data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(strict_client.get("/new/auruxxx"))},
     )
     token = token_of(started)
-    response = client.post(
+    response = strict_client.post(
         f"/g/{token}/{route}", data={"player": "Anna", "round": "0", "golden12": "1", "action": "save"}
     )
     assert response.status_code == 400
-    assert event_count(app) == 0
-    assert game_count(app) == 1
+    assert event_count(strict_app) == 0
+    assert game_count(strict_app) == 1

@@ -1,0 +1,376 @@
+"""Game records in and out of the app: export equals the ``score`` command, import refuses like it."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import func, select
+from werkzeug.test import TestResponse
+
+from models import Event, Game, db, table_of
+from rules import record
+
+EN = {"Accept-Language": "en"}
+
+AURUXXX_EXAMPLE: dict[str, Any] = {
+    "game": "auruxxx",
+    "players": ["Anna", "Ben", "Cleo"],
+    "house_rules": {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"},
+    "rounds": [
+        {
+            "finisher": "Ben",
+            "golden12": 1,
+            "happy_man": "Cleo",
+            "passes": {"Anna": 2, "Ben": 1},
+            "hands": {
+                "Anna": {"numbers": [3, 8, 11]},
+                "Cleo": {"fifty": 1, "action": 1, "happy_man": 0, "two": 0, "golden12": 0, "numbers": [0, 7]},
+            },
+        }
+    ],
+}
+"""The AURUXXX example of record-format.md."""
+
+TWELVE_DAYS_EXAMPLE: dict[str, Any] = {
+    "game": "12days",
+    "variant": "standard",
+    "players": ["A", "B", "C"],
+    "days": [
+        {"played": {"A": 5, "B": 2, "C": 9}},
+        {"played": {"A": "santa", "B": 3, "C": 7}, "gift_to": "C"},
+        {"taken_by": "B"},
+        {"taken_by": None},
+    ],
+    "hands": {
+        "A": [12, 12, 12, 12, 11, 11, 9, 9, 7, 7, 6, 5],
+        "B": [12, 12, 10, 10, 10, 8, 8, 8, 6, 6, 5, 1],
+        "C": [11, 11, 11, 11, 9, 9, 9, 7, 7, 4, 3, 2],
+    },
+}
+"""The 12 Days example of record-format.md."""
+
+INVALID = json.loads(json.dumps(AURUXXX_EXAMPLE))
+INVALID["rounds"][0]["passes"]["Anna"] = 4
+INVALID["rounds"][0]["golden12"] = 0
+
+
+# --- Helpers ---------------------------------------------------------------------------------
+
+
+def game_count(app: Flask) -> int:
+    """Return how many games the database holds."""
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Game)) or 0
+
+
+def event_count(app: Flask) -> int:
+    """Return how many events the database holds."""
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Event)) or 0
+
+
+def scored_game(app: Flask, token: str) -> dict[str, Any]:
+    """Return ``record.scored`` of what the stored game's history folds to."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        return record.scored(table_of(game).game)
+
+
+def cli_score(runner: FlaskCliRunner, text: str) -> Any:
+    """Run ``flask score -`` on a record text."""
+    return runner.invoke(args=["score", "-"], input=text)
+
+
+def import_json(client: FlaskClient, body: str | bytes, content_type: str = "application/json") -> TestResponse:
+    """Post a record as the body of the import endpoint."""
+    return client.post("/import", data=body, content_type=content_type, headers=EN)
+
+
+def token_from(location: str) -> str:
+    """Return the game token of a game page address (absolute or not)."""
+    found = re.search(r"/g/([A-Za-z0-9_-]+)$", location)
+    assert found is not None, location
+    return found.group(1)
+
+
+def csrf_token(response: TestResponse) -> str:
+    """Return the CSRF token a page's form carries."""
+    found = re.search(r'name="csrf_token" value="([^"]+)"', response.get_data(as_text=True))
+    assert found is not None, "the page has no CSRF token"
+    return found.group(1)
+
+
+def problems(response: TestResponse) -> list[str]:
+    """Return the refusal messages a page shows in its problems box."""
+    box = re.search(r'<div class="problems" role="alert">(.*?)</div>', response.get_data(as_text=True), re.S)
+    if box is None:
+        return []
+    return [html.unescape(text) for text in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)]
+
+
+def upload(client: FlaskClient, content: bytes | None, token: str | None, filename: str = "game.json") -> TestResponse:
+    """Send the upload form, with a file (unless ``content`` is None) and a CSRF token (unless None)."""
+    data: dict[str, Any] = {}
+    if content is not None:
+        data["record"] = (io.BytesIO(content), filename)
+    if token is not None:
+        data["csrf_token"] = token
+    return client.post("/import", data=data, content_type="multipart/form-data", headers=EN)
+
+
+def start(client: FlaskClient) -> str:
+    """Start a game of Anna, Ben and Cleo through the form (no CSRF) and return its token."""
+    response = client.post("/new/auruxxx", data={"player": ["Anna", "Ben", "Cleo"], "action": "start"})
+    assert response.status_code == 303
+    return token_from(response.headers["Location"])
+
+
+# --- Export ------------------------------------------------------------------------------------
+
+
+def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """A game without rounds exports its players, house rules and an empty result."""
+    token = start(plain_client)
+    response = plain_client.get(f"/g/{token}/record.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    exported = response.get_json()
+    assert exported == scored_game(plain_app, token)
+    assert exported["rounds"] == [] and exported["result"]["complete"] is False
+
+
+def test_export_follows_every_tap(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """After taps on the sheet the export is ``record.scored`` of the folded game, halves as .5."""
+    token = start(plain_client)
+    taps = [
+        ("happy-man", {"round": "0", "player": "Cleo"}),
+        ("pass", {"round": "0", "player": "Anna"}),
+        ("finish", {"round": "0", "player": "Ben", "golden12": "1"}),
+        ("hand/0", {"round": "0", "action": "save-points", "points": "12"}),
+        ("hand/2", {"round": "0", "action": "save", "cards": "n9 n8"}),
+    ]
+    for route, form in taps:
+        assert plain_client.post(f"/g/{token}/{route}", data=form).status_code == 303
+    response = plain_client.get(f"/g/{token}/record.json")
+    assert response.get_json() == scored_game(plain_app, token)
+    assert response.get_json()["result"]["rounds"] == [{"Anna": 17, "Ben": -5, "Cleo": 8.5}]
+    assert '"Cleo": 8.5' in response.get_data(as_text=True)
+
+
+def test_export_is_the_text_the_score_command_prints(plain_client: FlaskClient, strict_runner: FlaskCliRunner) -> None:
+    """Scoring an exported record again with the CLI prints the very same text."""
+    token = start(plain_client)
+    plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
+    exported = plain_client.get(f"/g/{token}/record.json").get_data(as_text=True)
+    outcome = cli_score(strict_runner, exported)
+    assert outcome.exit_code == 0
+    assert outcome.stdout == exported
+
+
+def test_sheet_links_its_record_as_an_alternate(plain_client: FlaskClient) -> None:
+    """The sheet announces its JSON record in the head and offers it for download."""
+    token = start(plain_client)
+    page = plain_client.get(f"/g/{token}").get_data(as_text=True)
+    assert f'<link rel="alternate" type="application/json" href="/g/{token}/record.json">' in page
+    assert f'href="/g/{token}/record.json" download=' in page
+
+
+def test_export_of_an_unknown_game_is_not_found(plain_client: FlaskClient) -> None:
+    """No record behind a token no game has."""
+    assert plain_client.get("/g/" + "x" * 32 + "/record.json").status_code == 404
+
+
+# --- Import as JSON ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", [AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE], ids=["auruxxx", "12days"])
+def test_json_import_creates_the_game_and_answers_201(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, example: dict[str, Any]
+) -> None:
+    """A JSON record (no CSRF token needed) answers 201 with the new game's address; its export is the CLI's output."""
+    text = json.dumps(example)
+    response = import_json(strict_client, text)
+    assert response.status_code == 201
+    location = response.headers["Location"]
+    token = token_from(location)
+    assert len(token) >= 32
+    body = response.get_json()
+    assert body["location"] == location and body["record"] == f"{location}/record.json"
+    assert strict_client.get(location).status_code == 200
+    exported = strict_client.get(f"/g/{token}/record.json").get_data(as_text=True)
+    outcome = cli_score(strict_runner, text)
+    assert outcome.exit_code == 0
+    assert exported == outcome.stdout
+    assert json.loads(exported) == scored_game(strict_app, token)
+    assert game_count(strict_app) == 1 and event_count(strict_app) == 1
+
+
+def test_imported_auruxxx_game_plays_on(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """An imported game is a game like any other: its sheet shows the imported round and round 2 is played."""
+    token = token_from(import_json(strict_client, json.dumps(AURUXXX_EXAMPLE)).headers["Location"])
+    sheet = strict_client.get(f"/g/{token}", headers=EN)
+    points = re.findall(r'<span class="points">(.*?)</span>', sheet.get_data(as_text=True))
+    assert points == ["32", "0", "41"]
+    assert "Round 2 of 3" in sheet.get_data(as_text=True)
+    form = {"round": "1", "player": "Anna", "csrf_token": csrf_token(sheet)}
+    assert strict_client.post(f"/g/{token}/pass", data=form).status_code == 303
+    assert scored_game(strict_app, token)["rounds"][0]["passes"]["Anna"] == 2
+    with strict_app.app_context():
+        kinds = [e.kind for e in db.session.scalars(select(Event).order_by(Event.seq))]
+    assert kinds == ["import", "pass"]
+
+
+def test_an_exported_record_imports_as_it_is(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Export, import, export again: the same record, the result recomputed rather than trusted."""
+    token = start(plain_client)
+    plain_client.post(f"/g/{token}/finish", data={"round": "0", "player": "Anna", "golden12": "2"})
+    plain_client.post(f"/g/{token}/hand/1", data={"round": "0", "action": "save", "cards": "n5 two"})
+    plain_client.post(f"/g/{token}/hand/2", data={"round": "0", "action": "save-points", "points": "9"})
+    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+    exported["result"]["totals"]["Anna"] = 1000
+    response = import_json(plain_client, json.dumps(exported))
+    assert response.status_code == 201
+    again = plain_client.get(f"/g/{token_from(response.headers['Location'])}/record.json").get_json()
+    assert again == plain_client.get(f"/g/{token}/record.json").get_json()
+    assert again["result"]["totals"] == {"Anna": -10, "Ben": 7, "Cleo": 9}
+
+
+def test_invalid_record_is_refused_with_the_clis_problem_lines(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
+) -> None:
+    """An invalid record answers 422 with exactly the lines ``score`` prints, and no game is created."""
+    text = json.dumps(INVALID)
+    outcome = cli_score(strict_runner, text)
+    assert outcome.exit_code == 2
+    lines = outcome.stderr.splitlines()
+    assert "rounds[0].passes.Anna: at most 3 passes per round (got 4)" in lines
+    response = import_json(strict_client, text)
+    assert response.status_code == 422
+    assert response.mimetype == "application/json"
+    assert response.get_json() == {"problems": lines}
+    assert "Location" not in response.headers
+    assert game_count(strict_app) == 0 and event_count(strict_app) == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"game": "auruxxx", ', "", "[]", '"auruxxx"', '{"game": "chess", "players": ["A", "B"]}'],
+    ids=["cut off", "empty", "a list", "a string", "unknown game"],
+)
+def test_broken_json_is_refused_with_the_clis_problem_lines(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, body: str
+) -> None:
+    """Text that is no record at all answers 422 with the lines ``score`` prints, and creates nothing."""
+    response = import_json(strict_client, body)
+    assert response.status_code == 422
+    outcome = cli_score(strict_runner, body)
+    assert outcome.exit_code == 2
+    assert response.get_json() == {"problems": outcome.stderr.splitlines()}
+    assert game_count(strict_app) == 0
+
+
+def test_a_body_that_is_not_utf8_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """Bytes that are not text answer 422 naming the JSON error, not a 500."""
+    response = import_json(strict_client, b'{"game": "auruxxx", \xff}')
+    assert response.status_code == 422
+    (line,) = response.get_json()["problems"]
+    assert line.startswith("record: is not valid JSON")
+    assert game_count(strict_app) == 0
+
+
+def test_an_oversized_record_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """A body far larger than any game record answers 422 without being read as a game."""
+    huge = json.dumps({**AURUXXX_EXAMPLE, "padding": "x" * (300 * 1024)})
+    response = import_json(strict_client, huge)
+    assert response.status_code == 422
+    assert response.get_json() == {"problems": ["record: is larger than 256 KiB"]}
+    assert game_count(strict_app) == 0
+
+
+def test_json_sent_as_plain_text_is_treated_as_a_form_and_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """A cross-site-sendable ``text/plain`` body is a form without CSRF token: 400, and no game."""
+    response = import_json(strict_client, json.dumps(AURUXXX_EXAMPLE), content_type="text/plain")
+    assert response.status_code == 400
+    assert "CSRF" in response.get_data(as_text=True)
+    assert game_count(strict_app) == 0
+
+
+def test_json_sent_as_a_url_encoded_form_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """The other content type a page elsewhere may send without asking is refused the same way."""
+    response = import_json(strict_client, json.dumps(AURUXXX_EXAMPLE), content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert game_count(strict_app) == 0
+
+
+# --- Import through the upload form ------------------------------------------------------------------
+
+
+def test_import_page_shows_the_upload_form(strict_client: FlaskClient) -> None:
+    """The import page offers a file field in a multipart form with its CSRF token (it was a 500 once)."""
+    response = strict_client.get("/import", headers=EN)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'enctype="multipart/form-data"' in page and 'type="file" name="record"' in page
+    assert csrf_token(response)
+
+
+def session_csrf_token(client: FlaskClient) -> str:
+    """Return the CSRF token of the upload form, valid for this client's session."""
+    return csrf_token(client.get("/import"))
+
+
+def test_upload_form_imports_and_redirects_to_the_game(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
+) -> None:
+    """An uploaded record with the form's token answers 303 to the new game, whose export is the CLI's output."""
+    text = json.dumps(AURUXXX_EXAMPLE)
+    response = upload(strict_client, text.encode(), session_csrf_token(strict_client))
+    assert response.status_code == 303
+    token = token_from(response.headers["Location"])
+    assert response.headers["Location"] == f"/g/{token}"
+    assert strict_client.get(f"/g/{token}/record.json").get_data(as_text=True) == cli_score(strict_runner, text).stdout
+    assert game_count(strict_app) == 1
+
+
+def test_upload_without_csrf_token_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """The upload form without its token answers 400 and creates nothing."""
+    response = upload(strict_client, json.dumps(AURUXXX_EXAMPLE).encode(), None)
+    assert response.status_code == 400
+    assert game_count(strict_app) == 0
+
+
+def test_upload_without_a_file_asks_for_one(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """Sending the form without choosing a file answers 422 with a message."""
+    token = session_csrf_token(strict_client)
+    for response in (upload(strict_client, None, token), upload(strict_client, b"", token, filename="")):
+        assert response.status_code == 422
+        assert problems(response) == ["Choose a game record file to import."]
+    assert game_count(strict_app) == 0
+
+
+def test_upload_of_an_invalid_record_shows_the_clis_problem_lines(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
+) -> None:
+    """An invalid uploaded record answers 422 with the form and every line ``score`` prints."""
+    text = json.dumps(INVALID)
+    response = upload(strict_client, text.encode(), session_csrf_token(strict_client))
+    assert response.status_code == 422
+    assert 'type="file" name="record"' in response.get_data(as_text=True)
+    assert problems(response) == cli_score(strict_runner, text).stderr.splitlines()
+    assert game_count(strict_app) == 0
+
+
+def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """A file that is not JSON answers 422 naming the JSON error."""
+    response = upload(strict_client, b"{not json", session_csrf_token(strict_client))
+    assert response.status_code == 422
+    assert problems(response)[0].startswith("record: is not valid JSON")
+    assert game_count(strict_app) == 0
