@@ -34,6 +34,10 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"\b(?:8|eight|acht)[\s-]*(?:players|spieler)\b", "8players"),
     (r"\b50er\b|\bfunfziger\b|\bfifty\b", "50"),
     (r"\bday[\s-]*cards?\b|\btages[\s-]*karten?\b|\bholiday[\s-]*cards?\b", "tageskarte"),
+    (r"\bauf[\s-]+einmal\b|\bzugleich\b|\bat[\s-]+(?:the[\s-]+)?same[\s-]+time\b|\bat[\s-]+once\b|\bsimultaneous(?:ly)?\b", "gleichzeitig"),
+    (r"\b12[\s-]*days\b", " "),
+    *((rf"\bzu[\s-]+{word}\b", f"{number} personen")
+      for number, word in enumerate(("zweit", "dritt", "viert", "funft", "sechst", "siebt", "acht"), start=2)),
 )
 """Spellings of one thing that should count as one word, after folding."""
 
@@ -41,23 +45,32 @@ SYNONYMS: tuple[frozenset[str], ...] = tuple(
     frozenset(group.split())
     for group in (
         "passen pass passe passt passing aussetzen aussetze skip skipping schieben kreuz kreuze kreuzchen cross crosses",
-        "beenden beende beendet ausgehen rausgehen raus fertig finish finisher finished finishing schluss out",
+        "beenden beende beendet ausgehen rausgehen raus fertig finish finisher finished finishing out",
         "strafpunkte minuspunkte penalty strafe",
         "halbieren halbiert halbe halb halfte halve halves halving half",
         "ziehen nachziehen draw draws drawing",
-        "ablegen ablage legen lay laying play spielen ausspielen discard",
-        "gewinnt gewinnen gewinner sieger win wins winner winning siegt",
+        "ablegen ablage legen lay laying play spielen ausspielen discard hauen schmeissen",
+        "gewinnt gewinnen gewonnen gewinner sieger win wins won winner winning siegt",
         "gleichstand unentschieden tie ties tied gleichauf",
         "topf pott jackpot pot",
         "verschenken schenken geschenk gift gifts give gives schenkt",
         "mehrheit meiste meisten most majority majorities",
         "ruckgangig undo zuruck",
         "korrigieren korrektur korrigiert correct correction fix falsch wrong vertippt",
-        "handkarten hand",
+        "handkarten hand blatt",
         "zahlt zahlen wert worth count counts score scores wertung",
         "figur figure",
         "aktionskarte aktionskarten action",
         "runde runden round rounds",
+        "tauschen tausch wechseln swap swaps trade exchange",
+        "niemand keiner nobody",
+        "richtung direction way",
+        "leute personen person people player players mitspieler",
+        "farbe farben colour colours color colors rot rote roten blau blaue blauen grun grune grunen gelb gelbe gelben"
+        " red blue green yellow",
+        "antippen drucken klicken tap tapped click press",
+        "kriegen kriegt bekommen bekommt erhalten receive",
+        "deck packung schachtel spielmaterial",
     )
 )
 """Words a player may use for the same thing; a query with one also looks for the others."""
@@ -70,6 +83,8 @@ STOPWORDS = frozenset(
     ein eine einem einen einer es fur gibt hab habe hat hatte ich ihr im in ist ja jetzt kann konnen man mich
     mir mit muss nach nicht noch nur ob oder sich sie sind so soll um und uns was weil wenn wer wie wieso wir
     wird zu zum zur
+    er ne ner nen nem nes eig eigentlich mal denn halt eh hin
+    we us our they their now just its im there
     """.split()
 )
 
@@ -77,6 +92,8 @@ ENDINGS = ("ungen", "ing", "ung", "en", "er", "es", "em", "et", "ed", "st", "e",
 """Endings cut from a word, longest first, so "beendet" and "beenden" both look for "beend"."""
 WEIGHTS = (8.0, 5.0, 2.5, 1.0, 2.0)
 """bm25 weights of question, keywords, answer, details and split compound parts."""
+MIN_TYPO_LENGTH = 4
+"""Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
 COLUMNS = ("question", "keywords", "answer", "details", "parts")
 
 
@@ -180,9 +197,13 @@ class Index:
         """Return index words spelt nearly like a word nobody wrote (typo tolerance)."""
         return tuple(difflib.get_close_matches(word, self.vocabulary, n=3, cutoff=0.8))
 
-    def terms(self, query: str) -> frozenset[str]:
-        """Return the prefixes to look for: stems of the query's words, their synonyms, parts and near spellings."""
-        found: set[str] = set()
+    def groups(self, query: str) -> list[frozenset[str]]:
+        """Return, for each meaningful word of a query, the prefixes that stand for it.
+
+        A word stands for its stem, its synonyms, the parts of a compound the index does not
+        know and, for words of four letters or more, near spellings (typo tolerance).
+        """
+        found: list[frozenset[str]] = []
         for word in words(query):
             if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
                 continue
@@ -192,13 +213,21 @@ class Index:
                     candidates |= group
             if not any(v.startswith(stem(word)) for v in self.vocabulary):
                 candidates |= set(self.split_compound(word))
-                candidates |= set(self._close(word))
-            found |= {stem(c) for c in candidates}
-        return frozenset(found)
+                if len(word) >= MIN_TYPO_LENGTH:
+                    candidates |= set(self._close(word))
+            group_terms = frozenset(stem(c) for c in candidates)
+            if group_terms not in found:
+                found.append(group_terms)
+        return found
+
+    def terms(self, query: str) -> frozenset[str]:
+        """Return the prefixes to look for: stems of the query's words, their synonyms, parts and near spellings."""
+        return frozenset(term for group in self.groups(query) for term in group)
 
     def search(self, query: str, *, game: str, lang: str, limit: int = 10) -> list[Hit]:
         """Return the entries of one game and language that answer a query, best first."""
-        terms = self.terms(query)
+        groups = self.groups(query)
+        terms = frozenset(term for group in groups for term in group)
         if not terms:
             return []
         match = " OR ".join(f'"{term}"*' for term in sorted(terms))
@@ -213,15 +242,18 @@ class Index:
             entry = self.entries[rowid]
             if entry.game != game or entry.lang != lang:
                 continue
-            covered = self._coverage(entry, terms)
+            covered = self._coverage(entry, groups)
             hits.append(Hit(entry=entry, score=-rank * (1 + covered), terms=terms))
         hits.sort(key=lambda hit: hit.score, reverse=True)
         return hits[:limit]
 
-    def _coverage(self, entry: Entry, terms: frozenset[str]) -> float:
-        """Return the share of query terms the question and keywords contain: several words matching beats one."""
+    def _coverage(self, entry: Entry, groups: list[frozenset[str]]) -> float:
+        """Return the share of query words the question and keywords contain: several words matching beats one.
+
+        Synonyms of one word count once, so an entry listing many of them is not favoured.
+        """
         own = words(entry.question + " " + " ".join(entry.keywords))
-        return sum(1 for term in terms if any(w.startswith(term) for w in own)) / len(terms)
+        return sum(1 for group in groups if any(w.startswith(term) for term in group for w in own)) / len(groups)
 
 
 def top_ids(index: Index, query: str, game: str, lang: str, count: int = 3) -> Sequence[str]:

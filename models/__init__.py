@@ -1,10 +1,11 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import AppendOnlyError, Event, append_event, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, append_event, history_of, table_of
 from models.game import GAME_KINDS, Game, Player
 
 __all__ = [
+    "CHANGES_CHANNEL",
     "GAME_KINDS",
     "AppendOnlyError",
     "Event",

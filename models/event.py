@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
 from sqlalchemy.engine import Connection
@@ -82,6 +82,16 @@ def _find(game_id: int, idempotency_key: str) -> Event | None:
     )
 
 
+CHANGES_CHANNEL = "tischblock_games"
+"""The PostgreSQL channel on which a game's id is announced whenever its history grows."""
+
+
+def _announce(game_id: int) -> None:
+    """Tell listening PostgreSQL sessions that a game changed; delivered only if the insert commits."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(text("SELECT pg_notify(:channel, :game)"), {"channel": CHANGES_CHANNEL, "game": str(game_id)})
+
+
 def history_of(game: Game) -> list[TableEvent]:
     """Return a game's stored events in order, in the shape the rules fold."""
     rows = db.session.execute(
@@ -140,6 +150,7 @@ def append_event(
         )
         db.session.add(recorded)
         try:
+            _announce(game_id)
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()

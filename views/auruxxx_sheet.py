@@ -102,6 +102,8 @@ class Sheet:
     dealer: int | None
     starter: int | None
     undo: dict[str, Any] | None
+    version: int
+    """The number of the newest event: what the live stream compares against."""
 
 
 def build_sheet(game: Game) -> Sheet:
@@ -152,6 +154,7 @@ def build_sheet(game: Game) -> Sheet:
         dealer=dealer,
         starter=starter,
         undo=undo,
+        version=history[-1].seq if history else 0,
     )
 
 
@@ -163,6 +166,7 @@ def render(game: Game, *, problems: list[str] | None = None, status: int = 200) 
         "sheet",
         status=status,
         sheet=sheet,
+        version=sheet.version,
         game=game,
         players=list(game.player_names),
         problems=problems or [],

@@ -31,6 +31,11 @@ def game_or_404(token: str) -> Game:
     return game
 
 
+def game_for_reading(token: str) -> Game:
+    """Return the game a token may look at (the edit address for now)."""
+    return game_or_404(token)
+
+
 def new_key() -> str:
     """Return a fresh idempotency key for a form about to be shown."""
     return uuid.uuid4().hex

@@ -144,7 +144,8 @@ def build(game: Game) -> dict[str, Any]:
                 for card in variant.cards
             ],
         }
-    change = last_change(history_of(game))
+    history = history_of(game)
+    change = last_change(history)
     undo = {"seq": change.seq, "text": describe_event(change.kind, dict(change.payload))} if change else None
     pot = result.pot
     return {
@@ -167,6 +168,7 @@ def build(game: Game) -> dict[str, Any]:
         "hands_entered": table.hands,
         "bonus_explanations": {p: explain_bonus(p, result.majorities) for p in players},
         "undo": undo,
+        "version": history[-1].seq if history else 0,
         "passes_to": [(players[i], players[(i + 1) % len(players)]) for i in range(len(players))],
         "winners": result.winners if result.complete else (),
     }

@@ -6,8 +6,6 @@
   const input = form.querySelector("input[name=q]");
   const game = form.dataset.game;
   const lang = form.dataset.lang;
-  const endings = ["ungen", "ing", "ung", "en", "er", "es", "em", "et", "ed", "st", "e", "n", "s", "t"];
-  const weights = { question: 8, keywords: 5, answer: 2.5, details: 1 };
   let data = null;
 
   async function load() {
@@ -19,6 +17,8 @@
       phrases: raw.phrases.map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement]),
       synonyms: raw.synonyms,
       stopwords: new Set(raw.stopwords),
+      endings: raw.endings,
+      weights: raw.weights,
     };
     data.entries.forEach((entry) => {
       entry.words = {
@@ -46,42 +46,43 @@
 
   function stem(word) {
     if (word.length <= 4 || /\d$/.test(word)) return word;
-    for (const ending of endings) {
+    for (const ending of data.endings) {
       if (word.endsWith(ending) && word.length - ending.length >= 4) return word.slice(0, -ending.length);
     }
     return word;
   }
 
-  function terms(query) {
-    const found = new Set();
+  // One group of prefixes per meaningful query word (its stem and its synonyms), like Index.groups.
+  function groups(query) {
+    const found = [];
     words(query).forEach((word) => {
       if (data.stopwords.has(word) || (word.length < 2 && !/\d/.test(word))) return;
       const candidates = new Set([word]);
       data.synonyms.forEach((group) => {
         if (group.includes(word) || group.some((w) => stem(w) === stem(word))) group.forEach((w) => candidates.add(w));
       });
-      candidates.forEach((candidate) => found.add(stem(candidate)));
+      found.push([...new Set([...candidates].map(stem))]);
     });
-    return [...found];
+    return found;
   }
 
   function rank(query) {
-    const wanted = terms(query);
+    const asked = groups(query);
+    const wanted = [...new Set(asked.flat())];
     if (!wanted.length) return [];
     return data.entries
       .map((entry) => {
         let score = 0;
-        let covered = 0;
         wanted.forEach((term) => {
-          let hit = false;
-          Object.entries(weights).forEach(([column, weight]) => {
+          Object.entries(data.weights).forEach(([column, weight]) => {
             const count = entry.words[column].filter((w) => w.startsWith(term)).length;
             score += weight * Math.min(count, 2);
-            if (count && (column === "question" || column === "keywords")) hit = true;
           });
-          if (hit) covered += 1;
         });
-        return { entry, score: score * (1 + covered / wanted.length) };
+        // Synonyms of one word count once, so an entry listing many of them is not favoured.
+        const own = entry.words.question.concat(entry.words.keywords);
+        const covered = asked.filter((group) => group.some((term) => own.some((w) => w.startsWith(term)))).length;
+        return { entry, score: score * (1 + covered / asked.length) };
       })
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score)

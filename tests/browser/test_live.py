@@ -1,0 +1,45 @@
+"""Every phone at the table shows a tap made on another within a second, without a reload."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect
+
+pytestmark = pytest.mark.browser
+
+
+def start_game(page: Page, base: str, names: list[str]) -> str:
+    """Create an AURUXXX game by taps and return the sheet's address."""
+    page.goto(f"{base}/new/auruxxx")
+    fields = page.locator("input[name=player]")
+    for seat, name in enumerate(names):
+        fields.nth(seat).fill(name)
+    page.locator("button[value=start]").click()
+    page.wait_for_url(re.compile(r"/g/[^/]+$"))
+    return page.url
+
+
+def test_a_tap_on_one_phone_shows_on_the_other(
+    browser: Browser, playwright: Playwright, live_server: str, screenshot_dir: Path
+) -> None:
+    """Ben's phone sees Anna's pass cross and the Happy-Man change without reloading, and keeps its own state."""
+    phones = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
+    anna, ben = (context.new_page() for context in phones)
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    ben.goto(sheet)
+    ben.wait_for_timeout(300)
+
+    anna.locator(".pass-boxes").first.click()
+    expect(ben.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=1000)
+
+    anna.locator(".give-figure").nth(2).click()
+    expect(ben.locator(".holder")).to_have_count(1, timeout=1000)
+    ben.screenshot(path=str(screenshot_dir / "live-second-phone.png"), full_page=True)
+
+    ben.locator(".pass-boxes").nth(1).click()
+    expect(anna.locator(".pass-boxes").nth(1).locator(".box.crossed")).to_have_count(1, timeout=1000)
+    for context in phones:
+        context.close()
