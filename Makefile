@@ -14,7 +14,7 @@ HTMX := node_modules/htmx.org/dist
 VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium
+.PHONY: run test messages chromium faq-eval
 
 run: $(RUNTIME_STAMP) $(VENDOR) $(CATALOGS)
 	$(FLASK) db upgrade
@@ -58,3 +58,7 @@ chromium:
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
 	fi
+
+# Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.
+faq-eval: $(DEV_STAMP)
+	$(BIN)/python bench/faq.py --eval

@@ -205,14 +205,16 @@ def _round() -> int:
 def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
     game = game_or_404(token)
-    return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": _player(game)}))
+    player = _player(game)
+    return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": player}, who=player))
 
 
 @bp.post("/g/<token>/happy-man")
 def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
     game = game_or_404(token)
-    return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": _player(game)}))
+    player = _player(game)
+    return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": player}, who=player))
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
@@ -307,7 +309,7 @@ def hand(token: str, seat: int) -> Response:
         elif action.startswith("remove:") and action[7:].isdigit() and int(action[7:]) < len(tokens):
             del tokens[int(action[7:])]
         elif action in ("save", "save-points"):
-            if action == "save-points":
+            if action == "save-points" or (not tokens and typed):
                 if not typed.isdigit():
                     problems = [gettext("Type the hand's total as a whole number, or enter the cards.")]
                     hand_json: dict[str, Any] = {}

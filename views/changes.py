@@ -36,7 +36,7 @@ def describe_event(kind: str, payload: dict[str, Any]) -> str:
         "finish": _l(
             "Round %(n)s: %(player)s ends it with %(g)s Golden 12", n=number, player=player, g=payload.get("golden12")
         ),
-        "hand": _l("Hand of %(player)s entered", player=player),
+        "hand": _l("Round %(n)s: hand of %(player)s entered", n=number, player=player) if "round" in payload else _l("Final hand of %(player)s entered", player=player),
         "correct_round": _l("Round %(n)s corrected", n=number),
         "card": _l("Day %(n)s: %(player)s revealed a card", n=number, player=player),
         "gift": _l("Day %(n)s: the Claus winner gives the day to %(player)s", n=number, player=player),

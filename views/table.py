@@ -60,12 +60,18 @@ def say(problem: Problem) -> str:
     return str(gettext(problem.template)).format(**problem.params)
 
 
-def record_tap(game: Game, kind: str, payload: Mapping[str, Any]) -> list[str]:
-    """Append a tap to the game's history; return why it was refused, or nothing when it counts."""
+def record_tap(game: Game, kind: str, payload: Mapping[str, Any], *, who: str | None = None) -> list[str]:
+    """Append a tap to the game's history; return why it was refused, or nothing when it counts.
+
+    A refusal about the player the tap was for (``who``) names them, since the sheet has a column each.
+    """
     try:
         append_event(game, kind, payload, idempotency_key=tap_key(), device=device())
     except Illegal as illegal:
-        return [say(problem) for problem in illegal.problems]
+        return [
+            f"{who}: {say(problem)}" if who and problem.place.endswith(f".{who}") else say(problem)
+            for problem in illegal.problems
+        ]
     return []
 
 

@@ -146,6 +146,6 @@ def test_app_refuses_to_start_with_broken_content(tmp_path: Path, monkeypatch: p
     head, blocks = split(path)
     blocks[0] = re.sub(r"(?m)^answer = .*\n", "", blocks[0])
     join(path, head, blocks)
-    monkeypatch.setattr(views.faq, "load", lambda: load(folder))
+    monkeypatch.setattr(views.faq, "load", lambda *args, **kwargs: load(folder))
     with pytest.raises(BrokenContent, match=r"entry\[0\]\.answer: needs text"):
         create_app(TestConfig)

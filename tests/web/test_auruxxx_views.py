@@ -210,7 +210,7 @@ def test_fourth_pass_is_refused_with_the_rules_message(plain_app: Flask, plain_c
     response = post(plain_client, token, "pass", round="0", player="Anna")
     assert response.status_code == 422
     assert_page(response, "sheet")
-    assert problems(response) == ["at most 3 passes per round (got 4)"]
+    assert problems(response) == ["Anna: at most 3 passes per round (got 4)"]
     assert len(events(plain_app, token)) == 3
 
 
@@ -221,7 +221,7 @@ def test_refused_pass_under_htmx_is_the_fragment_with_the_message(plain_client: 
     response = post(plain_client, token, "pass", headers={**HTMX, **EN}, round="0", player="Ben")
     assert response.status_code == 422
     assert_fragment(response, "sheet")
-    assert problems(response) == ["at most 3 passes per round (got 4)"]
+    assert problems(response) == ["Ben: at most 3 passes per round (got 4)"]
 
 
 def test_resent_pass_with_the_same_key_counts_once(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
@@ -960,7 +960,7 @@ def test_history_lists_the_changes_in_words_and_marks_undone_ones(plain_client: 
     )
     assert [(cls.strip(), int(seq), html.unescape(text)) for cls, seq, text in entries] == [
         ("is-undo", 5, "Change no. 2 undone"),
-        ("", 4, "Hand of Anna entered"),
+        ("", 4, "Round 1: hand of Anna entered"),
         ("", 3, "Round 1: Ben ends it with 2 Golden 12"),
         ("undone", 2, "Round 1: Cleo takes the Happy-Man figure"),
         ("", 1, "Round 1: pass cross for Anna"),
