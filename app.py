@@ -11,7 +11,7 @@ from cli import score_command
 from config import Config, apply_instance_defaults
 from extensions import babel, csrf, migrate
 from models import configure_engine, db
-from views import auruxxx_sheet, faq, games, home, language, live, security, table, twelve_days_sheet
+from views import auruxxx_sheet, faq, games, home, join, language, live, security, table, twelve_days_sheet
 
 
 
@@ -46,6 +46,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(twelve_days_sheet.bp)
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(join.bp)
     faq.init_app(app)
     app.cli.add_command(score_command)
     return app

@@ -31,6 +31,9 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    """The edit address: whoever knows it may change the game. The creator can replace it."""
+    read_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    """The read-only address, for a TV or onlookers: it shows the live sheet and changes nothing."""
     kind: Mapped[str] = mapped_column(String(16))
     variant: Mapped[str] = mapped_column(String(32), default="standard")
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

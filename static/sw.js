@@ -1,6 +1,6 @@
 // Tischblock's service worker: keeps the rules FAQ (pages, search index, styles) for use without a network.
 // Score sheets always go to the network: a stale sheet would show wrong points.
-const CACHE = "tischblock-faq-v1";
+const CACHE = "tischblock-faq-v2";
 const PRECACHE = [
   "/faq",
   "/faq/auruxxx",
@@ -13,8 +13,17 @@ const PRECACHE = [
   "/static/icons/tischblock.svg",
 ];
 
+// Every answer page too, so a search result opened without a network still shows its answer.
+async function precache() {
+  const cache = await caches.open(CACHE);
+  await cache.addAll(PRECACHE);
+  const index = await (await fetch("/faq/offline-index.json")).json();
+  const pages = [...new Set(index.entries.map((entry) => `/faq/${entry.game}/${entry.id}`))];
+  await cache.addAll(pages);
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(precache().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

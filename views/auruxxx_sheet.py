@@ -19,7 +19,7 @@ from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, last_change
 from views.changes import describe_event, earlier_games
 from views.render import go_to, page_or_fragment
-from views.table import game_or_404, new_key, record_tap
+from views.table import address, game_or_404, new_key, record_tap
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -172,7 +172,7 @@ def render(game: Game, *, problems: list[str] | None = None, status: int = 200) 
         problems=problems or [],
         new_key=new_key,
         earlier=earlier_games(game),
-        record_url=url_for("games.export", token=game.token),
+        record_url=url_for("games.export", token=address(game)),
     )
 
 

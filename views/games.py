@@ -18,7 +18,7 @@ from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
 from views.changes import describe_history
 from views.render import go_to
-from views.table import game_or_404, new_key, record_tap, remember_names, recent_names, say
+from views.table import game_for_reading, game_or_404, new_key, record_tap, remember_names, recent_names, say
 
 bp = Blueprint("games", __name__)
 
@@ -210,8 +210,8 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
 
 @bp.get("/g/<token>")
 def sheet(token: str) -> BaseResponse:
-    """Show the game's score sheet."""
-    game = game_or_404(token)
+    """Show the game's score sheet (without controls at the read-only address)."""
+    game = game_for_reading(token)
     if game.kind == record.AURUXXX:
         return auruxxx_sheet.render(game)
     return twelve_days_sheet.render(game)
@@ -220,7 +220,7 @@ def sheet(token: str) -> BaseResponse:
 @bp.get("/g/<token>/record.json")
 def export(token: str) -> BaseResponse:
     """Return the game's scored record: the same JSON the `score` command prints."""
-    game = game_or_404(token)
+    game = game_for_reading(token)
     body = record.dumps(record.scored(table_of(game).game))
     return Response(body, mimetype="application/json")
 
@@ -257,7 +257,7 @@ def rematch(token: str) -> BaseResponse:
 @bp.get("/g/<token>/history")
 def history(token: str) -> str:
     """List every change made to the game, undone ones struck through."""
-    game = game_or_404(token)
+    game = game_for_reading(token)
     return render_template("games/history.html", game=game, entries=describe_history(game))
 
 

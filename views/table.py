@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, session
+from flask import Blueprint, Response, abort, g, request, session
 from flask_babel import gettext
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from models import Game, append_event, db
 from rules.problems import Illegal, Problem
@@ -23,17 +24,50 @@ RECENT_NAMES = 12
 """How many player names this device remembers from its recent games."""
 
 
-def game_or_404(token: str) -> Game:
-    """Return the game behind a token; an unknown token is a missing page like any other."""
-    game = db.session.scalar(select(Game).where(Game.token == token))
+def _find(token: str) -> tuple[Game, bool] | None:
+    """Return the game a token opens and whether it may change it (edit address) or only look.
+
+    The tokens are compared in constant time, so timing cannot tell how much of a guess was right.
+    """
+    if not token or len(token) > MAX_KEY_LENGTH:
+        return None
+    game = db.session.scalar(select(Game).where(or_(Game.token == token, Game.read_token == token)))
     if game is None:
+        return None
+    if hmac.compare_digest(game.token.encode(), token.encode()):
+        return game, True
+    if game.read_token is not None and hmac.compare_digest(game.read_token.encode(), token.encode()):
+        return game, False
+    return None
+
+
+def game_or_404(token: str) -> Game:
+    """Return the game behind an edit address; anything else, a read-only address included, is a missing page."""
+    found = _find(token)
+    if found is None or not found[1]:
         abort(404)
-    return game
+    g.editable = True
+    return found[0]
 
 
 def game_for_reading(token: str) -> Game:
-    """Return the game a token may look at (the edit address for now)."""
-    return game_or_404(token)
+    """Return the game behind an edit or a read-only address, noting which one it was."""
+    found = _find(token)
+    if found is None:
+        abort(404)
+    g.editable = found[1]
+    return found[0]
+
+
+def address(game: Game) -> str:
+    """Return the token this page was opened with: links from a read-only page must stay read-only."""
+    opened = request.view_args.get("token") if request.view_args else None
+    return opened if isinstance(opened, str) and opened in (game.token, game.read_token) else game.token
+
+
+def editable() -> bool:
+    """Return whether this request came through the edit address (and so may show controls)."""
+    return bool(g.get("editable", False))
 
 
 def new_key() -> str:
@@ -85,6 +119,12 @@ def remember_names(names: Iterable[str]) -> None:
 def recent_names() -> list[str]:
     """Return the player names this device used in its recent games."""
     return [name for name in session.get("recent_names", []) if isinstance(name, str)]
+
+
+@bp.app_context_processor
+def address_context() -> dict[str, object]:
+    """Give templates the address the page was opened with and whether it may change the game."""
+    return {"editable": editable(), "token": request.view_args.get("token") if request.view_args else None}
 
 
 @bp.after_app_request
