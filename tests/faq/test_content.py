@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import views.faq
 from app import create_app
 from config import TestConfig
 from faq.content import CONTENT, CONTROLS, GAMES, LANGUAGES, MIN_ENTRIES, TOPICS, BrokenContent, load, load_file
@@ -140,12 +139,11 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
     assert "12days.de.toml: missing" in problems_of(folder)
 
 
-def test_app_refuses_to_start_with_broken_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_app_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
     folder = copy_content(tmp_path)
     path = folder / "auruxxx.de.toml"
     head, blocks = split(path)
     blocks[0] = re.sub(r"(?m)^answer = .*\n", "", blocks[0])
     join(path, head, blocks)
-    monkeypatch.setattr(views.faq, "load", lambda *args, **kwargs: load(folder))
     with pytest.raises(BrokenContent, match=r"entry\[0\]\.answer: needs text"):
-        create_app(TestConfig)
+        create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}, "FAQ_CONTENT": str(folder)})
