@@ -7,6 +7,7 @@ history then adds up to; the arithmetic and every refusal come from ``rules``.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from models import Game, history_of, table_of
 from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, last_change
 from views.changes import describe_event, earlier_games
-from views.render import go_to, page_or_fragment
+from views.render import answer_tap, go_to, page_or_fragment
 from views.table import address, game_or_404, new_key, record_tap
 
 bp = Blueprint("auruxxx", __name__)
@@ -177,12 +178,8 @@ def render(game: Game, *, problems: list[str] | None = None, status: int = 200) 
 
 
 def after_tap(game: Game, problems: list[str]) -> Response:
-    """Answer a tap: htmx gets the updated sheet; a plain form goes back to the page (or sees the refusal)."""
-    if problems:
-        return render(game, problems=problems, status=422)
-    if request.headers.get("HX-Request") == "true":
-        return render(game)
-    return redirect(url_for("games.sheet", token=game.token), code=303)
+    """Answer a tap on this game's sheet."""
+    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
 
 
 def _player(game: Game) -> str:

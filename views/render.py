@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import make_response, redirect, render_template, request
@@ -33,3 +34,16 @@ def go_to(url: str) -> Response:
         response.headers["HX-Redirect"] = url
         return response
     return redirect(url, code=303)
+
+
+def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: str) -> Response:
+    """Answer a tap on a sheet: the refusal on the sheet, the updated sheet for htmx, else back to the page.
+
+    ``show`` renders the sheet (it takes ``problems`` and ``status``); a plain form is
+    redirected so that reloading the page does not send the tap again.
+    """
+    if problems:
+        return show(problems=problems, status=422)
+    if request.headers.get("HX-Request") == "true":
+        return show()
+    return redirect(sheet_url, code=303)

@@ -7,10 +7,11 @@ who scores a majority is decided by ``rules.twelve_days``.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
@@ -19,7 +20,7 @@ from rules import record, twelve_days
 from rules.history import TwelveDaysTable, last_change
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event, earlier_games
-from views.render import go_to, page_or_fragment
+from views.render import answer_tap, go_to, page_or_fragment
 from views.table import address, game_or_404, new_key, record_tap
 
 bp = Blueprint("twelve_days", __name__)
@@ -189,12 +190,8 @@ def render(game: Game, *, problems: list[str] | None = None, status: int = 200) 
 
 
 def after_tap(game: Game, problems: list[str]) -> Response:
-    """Answer a tap: htmx gets the updated sheet; a plain form goes back to the page (or sees the refusal)."""
-    if problems:
-        return render(game, problems=problems, status=422)
-    if request.headers.get("HX-Request") == "true":
-        return render(game)
-    return redirect(url_for("games.sheet", token=game.token), code=303)
+    """Answer a tap on this game's sheet."""
+    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
 
 
 def _player(game: Game, field: str = "player") -> str:
