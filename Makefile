@@ -14,13 +14,13 @@ HTMX := node_modules/htmx.org/dist
 VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium faq-eval
+.PHONY: run test messages chromium postgresql faq-eval bench
 
 run: $(RUNTIME_STAMP) $(VENDOR) $(CATALOGS)
 	$(FLASK) db upgrade
 	$(BIN)/python serve.py
 
-test: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium
+test: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy
 	$(BIN)/pytest
 
@@ -58,6 +58,18 @@ chromium:
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
 	fi
+
+# The system tests (tests/system) run the app against a throwaway PostgreSQL 15 cluster.
+postgresql:
+	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y postgresql; \
+	fi
+
+# Tap-to-other-phone latency under gunicorn (two Chromium phones), and the FAQ search latency.
+bench: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium
+	$(BIN)/python bench/live.py
+	$(BIN)/python bench/faq.py --latency
 
 # Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.
 faq-eval: $(DEV_STAMP)

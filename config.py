@@ -24,6 +24,10 @@ class Config:
     SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "") == "1"
     MAX_CONTENT_LENGTH = 512 * 1024
     """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
+    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
+    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "25"))
+    """How long one live stream stays open before the browser reconnects (views/live.py)."""
 
 
 class TestConfig(Config):
@@ -32,6 +36,8 @@ class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-only-key"
     SQLALCHEMY_DATABASE_URI = "sqlite://"
+    RATELIMIT_ENABLED = False
+    """Tests that prove a limit switch it on for their own app."""
 
 
 def apply_instance_defaults(config: MutableMapping[str, Any], instance_path: str) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
+THREADS = "32"
+"""Threads per worker: an open live stream holds one, so taps must never wait for a free one."""
 
 
 def lan_address() -> str:
@@ -26,24 +28,32 @@ def lan_address() -> str:
     return address
 
 
+def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
+    """Return the gunicorn command line: threaded workers, and an access log without game tokens."""
+    return [
+        "gunicorn",
+        "--no-control-socket",
+        "--bind",
+        bind,
+        "--workers",
+        workers,
+        "--worker-class",
+        "gthread",
+        "--threads",
+        THREADS,
+        "--access-logfile",
+        "-",
+        "--logger-class",
+        "gunicorn_logging.RedactingLogger",
+        "app:create_app()",
+    ]
+
+
 def main() -> None:
     """Print the address for the phones, then hand the process over to gunicorn."""
     print(f"\n  Tischblock: open http://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    os.execv(
-        gunicorn,
-        [
-            "gunicorn",
-            "--no-control-socket",
-            "--bind",
-            f"0.0.0.0:{PORT}",
-            "--workers",
-            WORKERS,
-            "--access-logfile",
-            "-",
-            "app:create_app()",
-        ],
-    )
+    os.execv(gunicorn, gunicorn_argv(f"0.0.0.0:{PORT}"))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +24,10 @@ BACKOFF_SECONDS = 0.002
 
 class AppendOnlyError(RuntimeError):
     """Raised when code tries to change or remove an event: corrections are new events."""
+
+
+class StaleError(RuntimeError):
+    """Raised by an ``append_event`` precondition: the history moved on in a way the tap did not see."""
 
 
 class Event(Base):
@@ -112,6 +116,7 @@ def append_event(
     *,
     idempotency_key: str,
     device: str | None = None,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
 ) -> Event:
     """Record one tap at the end of a game's history, if the rules allow it, and commit it.
 
@@ -122,6 +127,9 @@ def append_event(
     the game's row first, so there taps of one game queue instead of clashing. A key already recorded
     for this game returns the earlier event unchanged, so a retried tap counts once.
     Raises ``Illegal`` with the rules' problems when the tap is not allowed.
+    ``precondition`` sees the history the tap would follow, inside the same guarded step as the
+    rules' check, and raises (``StaleError``) to refuse it: a check made by the caller before the
+    call could pass for two taps at once.
     """
     game_id = game.id
     setup = game.setup
@@ -136,8 +144,10 @@ def append_event(
         events = history_of(game)
         seq = events[-1].seq + 1 if events else 1
         try:
+            if precondition is not None:
+                precondition(events)
             check(setup, events, TableEvent(seq, kind, dict(payload)))
-        except Illegal:
+        except (Illegal, StaleError):
             db.session.rollback()
             raise
         recorded = Event(

@@ -15,12 +15,12 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import get_locale, gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, StaleError, history_of, table_of
 from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, last_change
 from views.changes import describe_event, earlier_games
 from views.render import answer_tap, go_to, page_or_fragment
-from views.table import address, game_or_404, new_key, record_tap
+from views.table import address, game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -193,7 +193,7 @@ def _player(game: Game) -> str:
 def _round() -> int:
     """Return the round a form was filled in for (the rules refuse any but the current one)."""
     value = request.form.get("round", "")
-    if not value.isdigit() or int(value) >= auruxxx.ROUNDS:
+    if not is_whole(value) or int(value) >= auruxxx.ROUNDS:
         abort(400, description=gettext("Unknown round."))
     return int(value)
 
@@ -220,7 +220,7 @@ def finish(token: str) -> Response:
     game = game_or_404(token)
     if request.method == "POST":
         golden12 = request.form.get("golden12", "")
-        if not golden12.isdigit():
+        if not is_whole(golden12):
             return _finish_page(game, [gettext("Tap how many Golden 12 ended the round.")], 422)
         problems = record_tap(
             game, "finish", {"round": _round(), "player": _player(game), "golden12": int(golden12)}
@@ -303,11 +303,11 @@ def hand(token: str, seat: int) -> Response:
         action = request.form.get("action", "")
         if action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
-        elif action.startswith("remove:") and action[7:].isdigit() and int(action[7:]) < len(tokens):
+        elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
             del tokens[int(action[7:])]
         elif action in ("save", "save-points"):
             if action == "save-points" or (not tokens and typed):
-                if not typed.isdigit():
+                if not is_whole(typed):
                     problems = [gettext("Type the hand's total as a whole number, or enter the cards.")]
                     hand_json: dict[str, Any] = {}
                 else:
@@ -364,13 +364,6 @@ def correct(token: str, number: int) -> Response:
     players = list(game.player_names)
     if request.method == "GET":
         return _correct_page(game, index, original, seen, [], 200)
-    posted_seen = request.form.get("seen", "")
-    if posted_seen.isdigit() and int(posted_seen) < seen and _round_changed_since(history, int(posted_seen), index):
-        return _correct_page(
-            game, index, original, seen,
-            [gettext("Someone else changed this round meanwhile. This is how it stands now; check it and save again.")],
-            409,
-        )
     finisher = request.form.get("finisher", "")
     holder = request.form.get("happy_man", "")
     corrected: dict[str, Any] = {
@@ -388,25 +381,35 @@ def correct(token: str, number: int) -> Response:
         if keep:
             corrected["hands"][player] = record.serialise_auruxxx_hand(original.hand_of(player))
         else:
-            corrected["hands"][player] = {"points": int(typed) if typed.lstrip("-").isdigit() else typed}
-    problems = record_tap(game, "correct_round", {"round": index, "record": corrected})
+            corrected["hands"][player] = {"points": int(typed) if is_integer(typed) else typed}
+    try:
+        problems = record_tap(
+            game, "correct_round", {"round": index, "record": corrected},
+            precondition=unchanged_since_form("correct_round", "round", index),
+        )
+    except StaleError:
+        return _changed_meanwhile(game, index)
     if problems:
         return _correct_page(game, index, original, seen, problems, 422, submitted=corrected)
     return _back_to_sheet(game)
 
 
+def _changed_meanwhile(game: Game, index: int) -> Response:
+    """Answer 409 with the correction form showing the round as it stands now."""
+    table = table_of(game)
+    assert isinstance(table, AuruxxxTable)
+    history = history_of(game)
+    return _correct_page(
+        game, index, table.game.rounds[index], history[-1].seq if history else 0,
+        [gettext("Someone else changed this round meanwhile. This is how it stands now; check it and save again.")],
+        409,
+    )
+
+
 def _int_field(name: str) -> int | str:
     """Return a form field as a whole number when it is one (the rules refuse anything else)."""
     value = request.form.get(name, "").strip()
-    return int(value) if value.lstrip("-").isdigit() else value
-
-
-def _round_changed_since(history: list[Any], seen: int, index: int) -> bool:
-    """Return whether a correction or undo after ``seen`` may have changed this round."""
-    return any(
-        event.seq > seen and (event.kind == "undo" or (event.kind == "correct_round" and event.payload.get("round") == index))
-        for event in history
-    )
+    return int(value) if is_integer(value) else value
 
 
 def _correct_page(

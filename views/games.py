@@ -17,8 +17,9 @@ from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
 from views.changes import describe_history
+from views.limits import creating, importing
 from views.render import go_to
-from views.table import game_for_reading, game_or_404, new_key, record_tap, remember_names, recent_names, say
+from views.table import game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say
 
 bp = Blueprint("games", __name__)
 
@@ -111,7 +112,7 @@ class NewGameForm:
         names = [name.strip() for name in request.form.getlist("player")][: SEATS[kind]]
         form.names = names + [""] * (SEATS[kind] - len(names))
         dealer = request.form.get("dealer", "0")
-        form.dealer = int(dealer) if dealer.isdigit() and int(dealer) < SEATS[kind] else 0
+        form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < SEATS[kind] else 0
         for option in AURUXXX_OPTIONS:
             value = request.form.get(option.name, option.default)
             if value in {choice.value for choice in option.choices}:
@@ -128,7 +129,7 @@ class NewGameForm:
             if argument and argument not in self.names and "" in self.names:
                 self.names[self.names.index("")] = argument[: record.MAX_NAME_LENGTH]
             return
-        if not argument.isdigit() or int(argument) >= len(self.names):
+        if not is_whole(argument) or int(argument) >= len(self.names):
             return
         seat = int(argument)
         other = {"up": seat - 1, "down": seat + 1}.get(verb)
@@ -186,6 +187,7 @@ def _new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
 
 
 @bp.route("/new/<kind>", methods=["GET", "POST"])
+@creating
 def new(kind: str) -> BaseResponse | tuple[str, int]:
     """Show the new-game form, rearrange it on a button press, or start the game."""
     if kind not in GAME_TITLES:
@@ -219,7 +221,10 @@ def sheet(token: str) -> BaseResponse:
 
 @bp.get("/g/<token>/record.json")
 def export(token: str) -> BaseResponse:
-    """Return the game's scored record: the same JSON the `score` command prints."""
+    """Return the game's scored record: the same JSON the `score` command prints.
+
+    Served as ``application/json`` with ``nosniff``, a name like ``<script>`` in it stays text.
+    """
     game = game_for_reading(token)
     body = record.dumps(record.scored(table_of(game).game))
     return Response(body, mimetype="application/json")
@@ -230,7 +235,7 @@ def undo(token: str) -> BaseResponse:
     """Take back the change the button named (or the last one), as a new event."""
     game = game_or_404(token)
     target = request.form.get("event", "")
-    if not target.isdigit():
+    if not is_whole(target):
         change = last_change(history_of(game))
         if change is None:
             return _sheet_after_tap(game, [str(_l("There is nothing to undo."))])
@@ -246,6 +251,7 @@ def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
 
 
 @bp.post("/g/<token>/rematch")
+@creating
 def rematch(token: str) -> BaseResponse:
     """Start a new game with the same players and options; the deal moves on round the table."""
     game = game_or_404(token)
@@ -262,6 +268,7 @@ def history(token: str) -> str:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@importing
 def import_record() -> BaseResponse | tuple[str, int]:
     """Start a game from a record: JSON answers 201 with its address, the upload form redirects there.
 
@@ -272,7 +279,8 @@ def import_record() -> BaseResponse | tuple[str, int]:
         return render_template("games/import.html", problems=[]), 200
     if request.mimetype == "application/json":
         return _import_json()
-    csrf.protect()
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf.protect()  # the upload form; ``protect`` itself would ignore the setting
     upload = request.files.get("record")
     if upload is None or not upload.filename:
         return render_template("games/import.html", problems=[str(_l("Choose a game record file to import."))]), 422

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 
 from models import db
 from models.game import new_token
+from views.limits import joining
 from views.render import go_to, page_or_fragment
 from views.table import game_or_404
 
@@ -33,6 +34,7 @@ def qr_svg(address: str) -> Markup:
 
 
 @bp.get("/g/<token>/join")
+@joining
 def show(token: str) -> Response:
     """Show the game's QR code large, with the address written out for typing."""
     game = game_or_404(token)
@@ -50,6 +52,7 @@ def show(token: str) -> Response:
 
 
 @bp.post("/g/<token>/new-address")
+@joining
 def new_address(token: str) -> Response:
     """Replace the edit address: the old one stops working at once, the new QR code shows."""
     game = game_or_404(token)

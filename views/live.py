@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from sqlalchemy import func, select
 
 from models import CHANGES_CHANNEL, Event, Game, db
-from views.table import game_for_reading
+from views.table import game_for_reading, is_whole
 
 bp = Blueprint("live", __name__)
 
@@ -51,7 +51,7 @@ def _message(current: int) -> str:
 def _since() -> int | None:
     """Return the version the browser last saw: from a reconnect's Last-Event-ID, else the page's own."""
     for value in (request.headers.get("Last-Event-ID", ""), request.args.get("since", "")):
-        if value.isdigit():
+        if is_whole(value):
             return int(value)
     return None
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import hmac
 import secrets
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, g, request, session
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
-from models import Game, append_event, db
+from models import Game, StaleError, append_event, db
+from rules.history import TableEvent
 from rules.problems import Illegal, Problem
 
 bp = Blueprint("table", __name__)
@@ -41,10 +42,19 @@ def _find(token: str) -> tuple[Game, bool] | None:
     return None
 
 
+ROUTES_OF_ONE_KIND = {"auruxxx": "auruxxx", "twelve_days": "12days"}
+"""Blueprints whose routes exist for one kind of game only, and that kind (``Game.kind``)."""
+
+
 def game_or_404(token: str) -> Game:
-    """Return the game behind an edit address; anything else, a read-only address included, is a missing page."""
+    """Return the game behind an edit address; anything else, a read-only address included, is a missing page.
+
+    So is a route of the other game: a 12 Days game has no AURUXXX round to finish.
+    """
     found = _find(token)
     if found is None or not found[1]:
+        abort(404)
+    if ROUTES_OF_ONE_KIND.get(request.blueprint or "", found[0].kind) != found[0].kind:
         abort(404)
     g.editable = True
     return found[0]
@@ -68,6 +78,23 @@ def address(game: Game) -> str:
 def editable() -> bool:
     """Return whether this request came through the edit address (and so may show controls)."""
     return bool(g.get("editable", False))
+
+
+MAX_NUMBER_DIGITS = 9
+"""No number a form sends has more digits than this; longer ones are not numbers of this app."""
+
+
+def is_whole(value: str) -> bool:
+    """Return whether a form value is a whole number that ``int`` reads: 1 to 9 ASCII digits.
+
+    ``str.isdigit`` is not enough: it passes "²" and 10 000 digits, and ``int`` fails on both.
+    """
+    return value.isascii() and value.isdigit() and len(value) <= MAX_NUMBER_DIGITS
+
+
+def is_integer(value: str) -> bool:
+    """Return whether a form value is a whole number with an optional minus sign (one, not "--5")."""
+    return is_whole(value[1:] if value.startswith("-") else value)
 
 
 def new_key() -> str:
@@ -94,13 +121,44 @@ def say(problem: Problem) -> str:
     return str(gettext(problem.template)).format(**problem.params)
 
 
-def record_tap(game: Game, kind: str, payload: Mapping[str, Any], *, who: str | None = None) -> list[str]:
+def unchanged_since_form(correction: str, position: str, index: int) -> Callable[[Sequence[TableEvent]], None]:
+    """Return a precondition refusing a correction if its round or day changed after the form was shown.
+
+    The form carries ``seen``, the number of the newest change it was filled in from. A later
+    correction of the same round (or day), or any undo, means the form shows an old state:
+    saving it would silently overwrite someone else's fix.
+    """
+    posted = request.form.get("seen", "")
+
+    def unchanged(events: Sequence[TableEvent]) -> None:
+        if not is_whole(posted):
+            return
+        seen = int(posted)
+        if any(
+            event.seq > seen
+            and (event.kind == "undo" or (event.kind == correction and event.payload.get(position) == index))
+            for event in events
+        ):
+            raise StaleError(f"{position} {index + 1} changed after change {seen}")
+
+    return unchanged
+
+
+def record_tap(
+    game: Game,
+    kind: str,
+    payload: Mapping[str, Any],
+    *,
+    who: str | None = None,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+) -> list[str]:
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
     A refusal about the player the tap was for (``who``) names them, since the sheet has a column each.
+    ``precondition`` is handed to ``append_event``; the ``StaleError`` it raises is left to the caller.
     """
     try:
-        append_event(game, kind, payload, idempotency_key=tap_key(), device=device())
+        append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
     except Illegal as illegal:
         return [
             f"{who}: {say(problem)}" if who and problem.place.endswith(f".{who}") else say(problem)

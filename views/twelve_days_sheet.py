@@ -15,13 +15,13 @@ from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, StaleError, history_of, table_of
 from rules import record, twelve_days
 from rules.history import TwelveDaysTable, last_change
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event, earlier_games
 from views.render import answer_tap, go_to, page_or_fragment
-from views.table import address, game_or_404, new_key, record_tap
+from views.table import address, game_or_404, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("twelve_days", __name__)
 
@@ -46,7 +46,7 @@ def card_token(card: Card) -> str:
 
 def parse_card(value: str) -> Card | str:
     """Return the card a form names (a number or a Claus); anything else is passed on for the rules to refuse."""
-    if value.isdigit():
+    if is_whole(value):
         return int(value)
     if value in twelve_days.CLAUS_CARDS:
         return twelve_days.SANTA if value == twelve_days.SANTA else twelve_days.MRS_CLAUS
@@ -205,7 +205,7 @@ def _player(game: Game, field: str = "player") -> str:
 def _day(variant_days: int) -> int:
     """Return the day a form was filled in for (the rules refuse any but the open one)."""
     value = request.form.get("day", "")
-    if not value.isdigit() or int(value) >= variant_days:
+    if not is_whole(value) or int(value) >= variant_days:
         abort(400, description=gettext("Unknown day."))
     return int(value)
 
@@ -257,7 +257,7 @@ def final_hand(token: str, seat: int) -> Response:
     else:
         for card in variant.cards:
             value = request.form.get(f"count-{card_token(card)}", "0")
-            counts[card_token(card)] = min(int(value), variant.copies(card)) if value.isdigit() else 0
+            counts[card_token(card)] = min(int(value), variant.copies(card)) if is_whole(value) else 0
         action = request.form.get("action", "")
         verb, _, target = action.partition(":")
         if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
@@ -299,6 +299,7 @@ def correct_day(token: str, number: int) -> Response:
     players = list(game.player_names)
     day = table.game.days[index]
     problems: list[str] = []
+    status = 200
     if request.method == "POST":
         if request.form.get("mode") == "taken":
             taker = request.form.get("taken_by", "")
@@ -308,14 +309,27 @@ def correct_day(token: str, number: int) -> Response:
             gift = request.form.get("gift_to", "")
             if gift:
                 corrected["gift_to"] = gift
-        problems = record_tap(game, "correct_day", {"day": index, "record": corrected})
+        try:
+            problems = record_tap(
+                game, "correct_day", {"day": index, "record": corrected},
+                precondition=unchanged_since_form("correct_day", "day", index),
+            )
+            status = 422
+        except StaleError:
+            table = table_of(game)
+            assert isinstance(table, TwelveDaysTable)
+            day = table.game.days[index]
+            problems = [gettext("Someone else changed this day meanwhile. This is how it stands now; check it and save again.")]
+            status = 409
         if not problems:
             return go_to(url_for("games.sheet", token=game.token))
     written = record.serialise_twelve_days_day(day, tuple(players))
+    history = history_of(game)
     return page_or_fragment(
         "twelve_days/correct.html",
         "correct",
-        status=422 if problems else 200,
+        status=status,
+        seen=history[-1].seq if history else 0,
         game=game,
         number=number,
         players=players,

@@ -1,6 +1,49 @@
-// Registers the service worker that keeps the rules FAQ readable and searchable offline.
+// Tischblock's own script: the offline FAQ's service worker, and a live sheet that never
+// pulls the rug from under a thumb.
+
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
   });
 }
+
+// The live stream's script may arrive after htmx has looked at the page; then nothing would
+// connect. By DOMContentLoaded every deferred script has run, so connect here if needed.
+document.addEventListener("DOMContentLoaded", () => {
+  const live = document.getElementById("live");
+  if (live && window.htmx && !(live._htmx && live._htmx.sse)) {
+    window.htmx.process(live);
+  }
+});
+
+// A change from another phone re-renders the sheet. While this phone has something open on it
+// (a card picker, an explanation), the refresh waits until it is closed, so nothing snaps shut.
+let refreshWaiting = false;
+
+function somethingOpen() {
+  return document.querySelector("#sheet details[open]") !== null;
+}
+
+document.addEventListener("htmx:before:request", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  const source = ctx && ctx.sourceElement;
+  if (source && source.id === "sheet" && ctx.request.method === "GET" && somethingOpen()) {
+    event.preventDefault();
+    refreshWaiting = true;
+  }
+});
+
+document.addEventListener(
+  "toggle",
+  (event) => {
+    if (refreshWaiting && event.target.closest && event.target.closest("#sheet") && !somethingOpen()) {
+      refreshWaiting = false;
+      window.htmx.trigger(document.getElementById("live"), "changed");
+    }
+  },
+  true,
+);
+
+document.addEventListener("htmx:after:swap", () => {
+  refreshWaiting = false;
+});

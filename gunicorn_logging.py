@@ -1,0 +1,57 @@
+"""Gunicorn's access log without game tokens: whoever reads the log must not be able to open a game.
+
+A game's token is its address (``/g/<token>/...``), so a request line, a referer or a
+redirect's ``Location`` would otherwise write it to the log. Every text the log format can
+use is passed through ``redact`` first.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+GAME_ADDRESS = re.compile(r"(/|%2F)g(/|%2F)[A-Za-z0-9_-]+", re.IGNORECASE)
+"""A game's address: ``/g/`` (also percent-encoded, as in a ``next=`` parameter) and a token's characters."""
+
+
+def redact(text: str) -> str:
+    """Return ``text`` with every game token replaced by an ellipsis.
+
+    >>> redact("GET /g/Ab-c_1/live?since=3 HTTP/1.1")
+    'GET /g/…/live?since=3 HTTP/1.1'
+    >>> redact("http://192.168.1.5:8000/g/Xyz")
+    'http://192.168.1.5:8000/g/…'
+    >>> redact("GET /language/en?next=%2Fg%2FAb-c_1 HTTP/1.1")
+    'GET /language/en?next=%2Fg%2F… HTTP/1.1'
+    >>> redact("GET /faq?q=g HTTP/1.1")
+    'GET /faq?q=g HTTP/1.1'
+    """
+    return GAME_ADDRESS.sub(r"\1g\2…", text)
+
+
+class RedactingFilter(logging.Filter):
+    """Take game tokens out of a log record's message (gunicorn's error log names a failed request's path)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(str(record.msg))
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
+
+
+class RedactingLogger(Logger):  # type: ignore[misc]
+    """Gunicorn's logger, with game tokens taken out of every access-log field and error message."""
+
+    def setup(self, cfg: Any) -> None:
+        """Set gunicorn's logging up, then filter its error log too."""
+        super().setup(cfg)
+        if not any(isinstance(f, RedactingFilter) for f in self.error_log.filters):
+            self.error_log.addFilter(RedactingFilter())
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        """Return gunicorn's log fields with each text field redacted."""
+        fields: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {key: redact(value) if isinstance(value, str) else value for key, value in fields.items()}

@@ -1,0 +1,156 @@
+"""Joining by QR code on real (emulated) phones: the code as rendered scans, and the read-only address watches live.
+
+The QR element is photographed by the browser and read back with zxing-cpp, so the test
+fails if the page squashes, crops or recolours the code so that a camera could not read it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
+
+pytestmark = pytest.mark.browser
+
+LIVE_MS = 1_000
+"""A tap on one phone must show on the others within a second."""
+
+
+def scan(element: Locator, path: Path) -> str:
+    """Photograph an element as the phone renders it, keep the picture, and return the one QR code read from it."""
+    png = element.screenshot(path=str(path))
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)), formats=zxingcpp.BarcodeFormat.QRCode)
+    assert len(found) == 1, f"the reader found {len(found)} QR codes in {path.name}"
+    return str(found[0].text)
+
+
+def open_live(page: Page, url: str) -> None:
+    """Open a sheet and wait until it has opened its live stream."""
+    with page.expect_request(re.compile(r"/live\?"), timeout=5_000):
+        page.goto(url)
+
+
+def settle(page: Page) -> None:
+    """Wait until the page's service worker has cached the FAQ: a new phone's first visit fetches every answer page.
+
+    That burst of requests competes with the live update, so the one-second promise is timed after it.
+    """
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+
+
+def start_game(page: Page, base: str, names: list[str]) -> str:
+    """Start an AURUXXX game by taps and return its sheet's address."""
+    page.goto(f"{base}/new/auruxxx")
+    fields = page.locator("input[name=player]")
+    for seat, name in enumerate(names):
+        fields.nth(seat).fill(name)
+    page.locator("button[value=start]").click()
+    page.wait_for_url(re.compile(r"/g/[^/]+$"))
+    return page.url
+
+
+def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
+    browser: Browser, playwright: Playwright, live_server: str, phone: Page, screenshot_dir: Path
+) -> None:
+    """Scan the big code on phone 1, open it on phone 2, watch the read-only code on a TV; a pass cross shows everywhere."""
+    sheet = start_game(phone, live_server, ["Anna", "Ben", "Cleo"])
+    phone.locator("a.join-button").click()
+    phone.wait_for_url(re.compile(r"/g/[^/]+/join$"))
+    expect(phone.locator("figure.qr").first).to_be_visible()
+    phone.screenshot(path=str(screenshot_dir / "join-1-page.png"), full_page=True)
+
+    edit_code = phone.locator("figure.qr").first
+    box = edit_code.bounding_box()
+    viewport = phone.viewport_size
+    assert box is not None and viewport is not None
+    assert box["width"] >= 0.6 * viewport["width"], "the code should fill most of the screen's width"
+    assert abs(box["width"] - box["height"]) <= 2, "the code is drawn square"
+    scanned = scan(edit_code, screenshot_dir / "join-2-qr.png")
+    assert scanned == sheet
+    assert phone.locator("p.address a").first.inner_text().strip() == sheet
+
+    phone.locator("details.watch summary").click()
+    watch_code = phone.locator("details.watch figure.qr")
+    expect(watch_code).to_be_visible()
+    watch = scan(watch_code, screenshot_dir / "join-3-qr-read-only.png")
+    assert re.fullmatch(rf"{re.escape(live_server)}/g/[^/]+", watch) and watch != sheet
+    assert phone.locator("details.watch p.address a").inner_text().strip() == watch
+    phone.screenshot(path=str(screenshot_dir / "join-4-page-read-only-open.png"), full_page=True)
+
+    contexts = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
+    joined, tv = (context.new_page() for context in contexts)
+    try:
+        open_live(joined, scanned)
+        expect(joined.locator("button.pass-boxes")).to_have_count(3)
+        open_live(tv, watch)
+        expect(tv.locator(".pass-boxes")).to_have_count(3)
+        assert tv.locator("form[method=post], [hx-post], button").count() == 0, "the read-only sheet offers a control"
+        assert tv.locator("a.join-button, a.correct-link").count() == 0
+        open_live(phone, sheet)
+        for page in (phone, joined, tv):
+            expect(page.locator("#live")).to_be_attached()
+            settle(page)
+        phone.wait_for_timeout(300)
+
+        phone.locator("button.pass-boxes").first.click()
+        expect(tv.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
+        expect(joined.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
+        tv.screenshot(path=str(screenshot_dir / "join-5-read-only-live.png"), full_page=True)
+        joined.screenshot(path=str(screenshot_dir / "join-6-joined-phone.png"), full_page=True)
+
+        joined.locator("button.pass-boxes").nth(1).click()
+        expect(tv.locator(".pass-boxes").nth(1).locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
+        expect(phone.locator(".pass-boxes").nth(1).locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
+        assert tv.locator("form[method=post], [hx-post], button").count() == 0
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_new_address_shows_a_new_code_and_shuts_the_old_one(
+    browser: Browser, playwright: Playwright, live_server: str, phone: Page, screenshot_dir: Path
+) -> None:
+    """After "new address" the code on screen scans to the new address; a phone still on the old one gets nothing."""
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    phone.goto(f"{sheet}/join")
+    watch = (phone.locator("details.watch p.address a").text_content() or "").strip()
+    assert watch.startswith(f"{live_server}/g/")
+    phone.locator("details.renew summary").click()
+    phone.locator("details.renew button[type=submit]").click()
+    phone.wait_for_url(lambda url: url.endswith("/join") and not url.startswith(f"{sheet}/"))
+    fresh = scan(phone.locator("figure.qr").first, screenshot_dir / "join-7-new-address-qr.png")
+    assert fresh == phone.url.removesuffix("/join") and fresh != sheet
+    assert (phone.locator("details.watch p.address a").text_content() or "").strip() == watch
+    phone.screenshot(path=str(screenshot_dir / "join-8-new-address.png"), full_page=True)
+
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
+    try:
+        old = context.new_page()
+        response = old.goto(sheet)
+        assert response is not None and response.status == 404
+        response = old.goto(fresh)
+        assert response is not None and response.status == 200
+        expect(old.locator("button.pass-boxes")).to_have_count(2)
+    finally:
+        context.close()
+
+
+def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str, phone: Page) -> None:
+    """A sheet opens its live stream even if ``hx-sse.js`` reaches the phone a moment after htmx (a slow network)."""
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    held: list[Route] = []
+    phone.route("**/vendor/hx-sse.js", lambda route: held.append(route))
+    streams: list[str] = []
+    phone.on("request", lambda request: streams.append(request.url) if "/live?" in request.url else None)
+    phone.goto(sheet, wait_until="commit")
+    phone.wait_for_timeout(300)
+    for route in held:
+        route.continue_()
+    phone.wait_for_timeout(1_000)
+    assert held, "the sheet did not ask for hx-sse.js"
+    assert streams, "the sheet never opened its live stream"

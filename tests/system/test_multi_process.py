@@ -1,0 +1,213 @@
+"""Six phones, two gunicorn workers, one game: on SQLite and on PostgreSQL nothing is lost or counted twice.
+
+Every phone here is a separate HTTP client with its own session cookie and CSRF token,
+tapping the way a browser without htmx does (a form post answered by a 303 to the sheet);
+the server is the app under real gunicorn, exactly as ``serve.py`` starts it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select
+
+from models import Event, Game
+from tests.servers import GunicornServer
+from tests.system.phones import LiveStream, Phone, finish_round, new_auruxxx_game
+
+pytestmark = pytest.mark.system
+
+SIX = ["Anna", "Ben", "Cleo", "Dana", "Emil", "Finn"]
+HANDOVERS = 6
+"""Happy-Man handovers each phone makes, every one with its own idempotency key."""
+STORED = 303
+REFUSED = 422
+
+
+def stored_events(engine: Engine, token: str) -> list[Any]:
+    """Return a game's events straight from the database, in order."""
+    with engine.connect() as connection:
+        return list(
+            connection.execute(
+                select(Event.seq, Event.kind, Event.payload, Event.idempotency_key)
+                .join(Game, Game.id == Event.game_id)
+                .where(Game.token == token)
+                .order_by(Event.seq)
+            )
+        )
+
+
+def at_once(count: int, action: Callable[[int, threading.Barrier], Any]) -> list[Any]:
+    """Run ``action(i, barrier)`` on ``count`` threads that start together; return the results in order."""
+    barrier = threading.Barrier(count)
+    with ThreadPoolExecutor(count) as pool:
+        futures = [pool.submit(action, index, barrier) for index in range(count)]
+        return [future.result() for future in futures]
+
+
+def no_server_errors(server: GunicornServer) -> None:
+    """Fail on any traceback in gunicorn's log: a 500 is never a right answer to a tap."""
+    log = server.log_text()
+    assert "Traceback" not in log, log[-4000:]
+    assert '" 500 ' not in log, log[-4000:]
+
+
+def test_six_phones_tapping_at_once_store_every_tap_exactly_once(server: GunicornServer, engine: Engine) -> None:
+    """Handovers and resent taps count once each; of six crosses for one player at once exactly three stand."""
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, SIX)
+    phones = [Phone(server.base) for _ in SIX]
+    for phone in phones:
+        assert phone.get(f"/g/{token}").status_code == 200
+    shared_key = uuid.uuid4().hex
+
+    def play(index: int, barrier: threading.Barrier) -> list[tuple[str, int]]:
+        phone = phones[index]
+        answers: list[tuple[str, int]] = []
+        barrier.wait()
+        # The same tap arriving from every phone at once (a form resent through another connection).
+        answer = phone.post(f"/g/{token}/happy-man", {"round": 0, "player": SIX[0]}, key=shared_key)
+        answers.append(("shared", answer.status_code))
+        for step in range(HANDOVERS):
+            key = f"hm-{index}-{step}"
+            handover = {"round": 0, "player": SIX[(index + step) % len(SIX)]}
+            answers.append(("handover", phone.post(f"/g/{token}/happy-man", handover, key=key).status_code))
+            if step % 3 == 0:
+                answers.append(("resent", phone.post(f"/g/{token}/happy-man", handover, key=key).status_code))
+            # All six phones cross the same player's box in the same step: at most three crosses are legal.
+            cross = {"round": 0, "player": SIX[step]}
+            answers.append((f"pass:{SIX[step]}", phone.post(f"/g/{token}/pass", cross, key=f"pass-{index}-{step}").status_code))
+        return answers
+
+    answers = [answer for per_phone in at_once(len(phones), play) for answer in per_phone]
+
+    by_kind = Counter(answers)
+    assert by_kind[("shared", STORED)] == len(phones)
+    assert by_kind[("handover", STORED)] == len(phones) * HANDOVERS
+    assert by_kind[("resent", STORED)] == len(phones) * 2
+    for name in SIX:
+        assert by_kind[(f"pass:{name}", STORED)] == 3, by_kind
+        assert by_kind[(f"pass:{name}", REFUSED)] == 3, by_kind
+    assert sum(by_kind.values()) == len(answers)
+
+    events = stored_events(engine, token)
+    handovers = 1 + len(phones) * HANDOVERS
+    assert [event.seq for event in events] == list(range(1, handovers + 3 * len(SIX) + 1))
+    assert Counter(event.kind for event in events) == {"happy_man": handovers, "pass": 3 * len(SIX)}
+    keys = Counter(event.idempotency_key for event in events)
+    assert keys[shared_key] == 1
+    assert all(keys[f"hm-{index}-{step}"] == 1 for index in range(len(phones)) for step in range(HANDOVERS))
+    assert Counter(event.payload["player"] for event in events if event.kind == "pass") == {name: 3 for name in SIX}
+    holder = [event.payload["player"] for event in events if event.kind == "happy_man"][-1]
+
+    sheet = phones[0].get(f"/g/{token}").text
+    assert sheet.count('class="box crossed"') == 3 * len(SIX)
+    assert f"{holder} holds the Happy-Man figure" in sheet
+
+    finish_round(host, token, 0, SIX[0], SIX, {name: 10 for name in SIX})
+    exported = phones[1].get(f"/g/{token}/record.json").json()
+    assert exported["rounds"][0]["passes"] == {name: 3 for name in SIX}
+    assert exported["rounds"][0]["happy_man"] == holder
+    no_server_errors(server)
+
+
+def test_two_corrections_of_one_round_at_once_store_one_and_refuse_the_other(
+    server: GunicornServer, engine: Engine
+) -> None:
+    """Two phones save a correction of round 1 seen at the same version: one is stored, one gets 409."""
+    players = SIX[:3]
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, players)
+    finish_round(host, token, 0, "Anna", players, {"Ben": 10, "Cleo": 20})
+    phones = [Phone(server.base), Phone(server.base)]
+    path = f"/g/{token}/rounds/1/correct"
+
+    for trial in range(4):
+        seen = [re.search(r'name="seen" value="(\d+)"', phone.get(path).text) for phone in phones]
+        assert seen[0] and seen[1] and seen[0].group(1) == seen[1].group(1)
+
+        def save(index: int, barrier: threading.Barrier) -> tuple[int, str]:
+            form = {
+                "seen": seen[index].group(1),  # type: ignore[union-attr]
+                "finisher": "Anna",
+                "golden12": 1,
+                "happy_man": "",
+                **{f"passes-{seat}": 0 for seat in range(len(players))},
+                "hand-1": 30 + 2 * trial + index,
+                "hand-2": 20,
+            }
+            barrier.wait()
+            answer = phones[index].post(path, form)
+            return answer.status_code, answer.text
+
+        answers = at_once(2, save)
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [STORED, 409], f"trial {trial}: {statuses}"
+        winner = next(index for index, (status, _) in enumerate(answers) if status == STORED)
+        refused = answers[1 - winner][1]
+        assert "Someone else changed this round meanwhile" in refused
+        exported = host.get(f"/g/{token}/record.json").json()
+        assert exported["rounds"][0]["hands"]["Ben"] == {"points": 30 + 2 * trial + winner}
+        corrections = [event for event in stored_events(engine, token) if event.kind == "correct_round"]
+        assert len(corrections) == trial + 1
+    no_server_errors(server)
+
+
+def test_a_tap_reaches_an_open_live_stream_within_a_second(server: GunicornServer) -> None:
+    """A stream open on one connection says "changed" within 1 s of a tap sent on another; a reconnect catches up."""
+    players = SIX[:3]
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, players)
+    tapper = Phone(server.base)
+    tapper.session.headers["Connection"] = "close"  # a new connection per tap: either worker may take it
+    tapper.get(f"/g/{token}")
+    stream = LiveStream(f"{server.base}/g/{token}/live?since=0").start()
+    try:
+        time.sleep(0.3)
+        for version in range(1, 4):
+            sent = time.monotonic()
+            answer = tapper.post(f"/g/{token}/happy-man", {"round": 0, "player": players[version % 3]})
+            assert answer.status_code == STORED
+            events = stream.wait_for(version, 1.0)
+            assert stream.error is None, stream.error
+            assert len(events) == version, f"no live event within 1 s after tap {version}"
+            arrived, block = events[-1]
+            assert arrived - sent < 1.0
+            assert block == {"id": str(version), "event": "changed", "data": str(version)}
+    finally:
+        stream.close()
+
+    opened = time.monotonic()
+    catching_up = LiveStream(f"{server.base}/g/{token}/live?since=0", headers={"Last-Event-ID": "1"}).start()
+    try:
+        events = catching_up.wait_for(1, 1.0)
+        assert events, "a reconnect behind the current version got no catch-up event"
+        arrived, block = events[0]
+        assert block == {"id": "3", "event": "changed", "data": "3"}
+        assert arrived - opened < 0.5
+    finally:
+        catching_up.close()
+    no_server_errors(server)
+
+
+def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None:
+    """Taps, pages, exports and streams are logged with ``/g/…`` instead of the game's address."""
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, SIX[:2])
+    host.get(f"/g/{token}")
+    host.post(f"/g/{token}/pass", {"round": 0, "player": "Ben"})
+    host.get(f"/g/{token}/record.json", headers={"Referer": f"{server.base}/g/{token}"})
+    stream = LiveStream(f"{server.base}/g/{token}/live?since=0").start()
+    stream.close()
+    time.sleep(0.3)
+    log = server.log_text()
+    assert token not in log
+    assert "/g/…/pass" in log and "/g/…/record.json" in log

@@ -1,0 +1,32 @@
+"""``make run`` serves with threaded workers, and its access log never shows a game's address."""
+
+import logging
+
+from gunicorn_logging import RedactingFilter, redact
+from serve import gunicorn_argv
+
+
+def test_gunicorn_runs_threaded_workers_without_a_control_socket() -> None:
+    argv = gunicorn_argv("127.0.0.1:8000", "2")
+    assert argv[argv.index("--worker-class") + 1] == "gthread"
+    assert argv[argv.index("--threads") + 1] == "32"
+    assert argv[argv.index("--workers") + 1] == "2"
+    assert "--no-control-socket" in argv
+    assert argv[argv.index("--logger-class") + 1] == "gunicorn_logging.RedactingLogger"
+
+
+def test_redact_hides_every_game_token_and_nothing_else() -> None:
+    token = "q3J-x_Z9abcdefghijklmnopqrstuvwx"
+    line = f'127.0.0.1 - - "POST /g/{token}/pass HTTP/1.1" 303 "http://10.0.0.2:8000/g/{token}" "Mozilla"'
+    assert token not in redact(line)
+    assert redact(line).count("/g/…") == 2
+    assert redact("GET /g/abc?since=4 HTTP/1.1") == "GET /g/…?since=4 HTTP/1.1"
+    assert redact("GET /faq?q=g HTTP/1.1") == "GET /faq?q=g HTTP/1.1"
+    assert redact(f"GET /language/en?next=/g/{token} HTTP/1.1") == "GET /language/en?next=/g/… HTTP/1.1"
+    assert token not in redact(f"GET /language/en?next=%2fg%2f{token}")
+
+
+def test_the_error_log_filter_hides_tokens_in_messages_and_arguments() -> None:
+    record = logging.LogRecord("gunicorn.error", logging.ERROR, __file__, 1, "Error handling request %s", ("/g/secret1/pass",), None)
+    RedactingFilter().filter(record)
+    assert record.getMessage() == "Error handling request /g/…/pass"

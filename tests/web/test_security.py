@@ -1,0 +1,410 @@
+"""Security of every page: headers, no inline script or style, cookies, the read-only address, new addresses, tokens.
+
+One app serves most of this module (CSRF off, so that a request reaches its view and the
+view's own answer is tested); the cookie and content-type tests use ``strict_app``, which
+checks CSRF like the real app.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+
+import flask_migrate
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from sqlalchemy import func, select
+
+from app import create_app
+from config import TestConfig
+from models import Game, db
+from models.game import new_token
+from tests.web.states import STATES, Tokens, clone, counts, start, tap, tokens
+
+EN = {"Accept-Language": "en"}
+HTMX = {"HX-Request": "true"}
+TOKEN_ROUTE = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+@pytest.fixture(scope="module")
+def secure_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """Return this module's app: a database migrated once, CSRF off, live streams that end at once."""
+
+    class Secure(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('secure') / 'tischblock.db'}"
+        WTF_CSRF_ENABLED = False
+        LIVE_STREAM_SECONDS = 0.2
+
+    app = create_app(Secure)
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+@pytest.fixture(scope="module")
+def games(secure_app: Flask) -> dict[str, Tokens]:
+    """Build one game in each state."""
+    client = secure_app.test_client()
+    return {name: tokens(secure_app, build(client)) for name, build in STATES.items()}
+
+
+def fill(rule: str, token: str, kind: str = "auruxxx") -> str:
+    """Return a route's address for a game: seat 0 (Anna, who never ends a round) and round or day 1."""
+    return TOKEN_ROUTE.sub(lambda m: {"token": token, "kind": kind, "seat": "0"}.get(m.group(1), "1"), rule)
+
+
+def game_rules(app: Flask) -> list[tuple[str, str, set[str]]]:
+    """Return (endpoint, rule, methods) of every route that takes a game's token."""
+    return sorted(
+        (rule.endpoint, rule.rule, set(rule.methods or ()) - {"HEAD", "OPTIONS"})
+        for rule in app.url_map.iter_rules()
+        if "token" in rule.arguments
+    )
+
+
+def fits(endpoint: str, kind: str) -> bool:
+    """Return whether an endpoint belongs to a game of ``kind`` (the shared ones belong to both)."""
+    return not (endpoint.startswith("auruxxx.") and kind != "auruxxx") and not (endpoint.startswith("twelve_days.") and kind != "12days")
+
+
+def kind_of(state: str) -> str:
+    """Return the game a state's name is about."""
+    return state.split("-", 1)[0]
+
+
+# --- Every page type ------------------------------------------------------------------------
+
+
+def every_page(app: Flask, games: dict[str, Tokens]) -> list[tuple[str, dict[str, str]]]:
+    """Return the address of every kind of page the app renders, with the headers to ask for it."""
+    pages: list[tuple[str, dict[str, str]]] = [
+        ("/", EN),
+        ("/", {"Accept-Language": "de"}),
+        ("/new/auruxxx", EN),
+        ("/new/12days", EN),
+        ("/import", EN),
+        ("/faq", EN),
+        ("/faq/auruxxx", EN),
+        ("/faq/12days", {"Accept-Language": "de"}),
+        ("/no-such-page", EN),
+        ("/g/no-such-game", {"Accept-Language": "de"}),
+        ("/g/no-such-game", HTMX),
+    ]
+    client = app.test_client()
+    for game in ("auruxxx", "12days"):
+        faq = client.get(f"/faq/{game}").get_data(as_text=True)
+        entry = re.search(rf'href="(/faq/{game}/[\w-]+)"', faq)
+        assert entry, "the FAQ lists no entry"
+        pages.append((entry.group(1), EN))
+    for state, game in games.items():
+        kind = kind_of(state)
+        pages += [(f"/g/{game.edit}", EN), (f"/g/{game.edit}", HTMX), (f"/g/{game.read}", EN), (f"/g/{game.read}/history", EN)]
+        pages += [(f"/g/{game.edit}/history", EN), (f"/g/{game.edit}/join", EN), (f"/g/{game.edit}/join", HTMX)]
+        for endpoint, rule, methods in game_rules(app):
+            if "GET" in methods and "POST" in methods and fits(endpoint, kind):
+                pages.append((fill(rule, game.edit), EN))
+    return pages
+
+
+def test_every_page_type_is_covered(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """Each GET page of the app answers 200 in at least one state (so the checks below see it rendered)."""
+    client = secure_app.test_client()
+    rendered = {
+        path.split("?")[0]
+        for path, headers in every_page(secure_app, games)
+        if client.get(path, headers=headers).status_code == 200
+    }
+    shapes = {re.sub(r"/g/[\w-]{32}", "/g/T", path) for path in rendered}
+    for wanted in ("/g/T", "/g/T/history", "/g/T/join", "/g/T/finish", "/g/T/hand/0", "/g/T/rounds/1/correct",
+                   "/g/T/final-hand/0", "/g/T/days/1/correct", "/new/auruxxx", "/import", "/faq"):
+        assert wanted in shapes, f"no state renders {wanted}"
+
+
+def test_pages_send_the_security_headers_and_have_no_inline_script_or_style(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """Every page (and fragment, and error page) has the headers, and no inline script or ``style`` attribute."""
+    client = secure_app.test_client()
+    for path, headers in every_page(secure_app, games):
+        response = client.get(path, headers=headers)
+        assert response.status_code in (200, 303, 404), (path, response.status_code)
+        assert_security_headers(response, path)
+        page = response.get_data(as_text=True)
+        inline = re.findall(r"<script\b(?![^>]*\bsrc=)[^>]*>", page, re.I)
+        assert not inline, f"inline script on {path}: {inline}"
+        assert not re.search(r"\sstyle\s*=", page, re.I), f"style attribute on {path}"
+        assert not re.search(r"\son[a-z]+\s*=", page, re.I), f"inline event handler on {path}"
+
+
+def assert_security_headers(response: TestResponse, path: str) -> None:
+    """Check the headers every answer carries."""
+    policy = response.headers.get("Content-Security-Policy", "")
+    directives = {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+    assert directives.get("script-src") == ["'self'"], (path, policy)
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, (path, policy)
+    assert directives.get("frame-ancestors") == ["'none'"], (path, policy)
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", path
+    assert response.headers.get("Referrer-Policy") == "no-referrer", path
+    assert response.headers.get("X-Frame-Options") == "DENY", path
+
+
+def test_answers_that_are_not_pages_send_the_headers_too(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """The export, an error as JSON, a tap's redirect and a refused form carry the same headers."""
+    client = secure_app.test_client()
+    game = clone(secure_app, games["auruxxx-fresh"].id)
+    answers = {
+        "export": client.get(f"/g/{game.read}/record.json"),
+        "json error": client.get("/g/nothing", headers={"Accept": "application/json"}),
+        "redirect": client.post(f"/g/{game.edit}/pass", data={"player": "Anna", "round": "0"}),
+        "refusal": client.post(f"/g/{game.edit}/pass", data={"player": "Nobody", "round": "0"}),
+        "wrong method": client.get(f"/g/{game.edit}/pass"),
+    }
+    assert [answer.status_code for answer in answers.values()] == [200, 404, 303, 400, 405]
+    for name, answer in answers.items():
+        assert_security_headers(answer, name)
+
+
+# --- Error pages ---------------------------------------------------------------------------------
+
+
+def test_a_missing_page_looks_the_same_whatever_is_missing(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """An unknown token, a read-only token on a write route and an address that never existed: the very same 404."""
+    client = secure_app.test_client()
+    game = games["auruxxx-round-finished"]
+    bodies = {
+        path: client.get(path, headers=EN)
+        for path in (
+            "/no-such-page",
+            "/g/no-such-game",
+            f"/g/{'x' * 32}",
+            f"/g/{game.read}/join",
+            f"/g/{game.read}/finish",
+            f"/g/{game.read}/rounds/1/correct",
+            f"/g/{game.edit}/rounds/9/correct",
+            f"/g/{game.edit}/final-hand/1",
+            "/faq/monopoly",
+        )
+    }
+    bodies["post, read-only"] = client.post(f"/g/{game.read}/pass", data={"player": "Anna", "round": "1"}, headers=EN)
+    bodies["post, unknown"] = client.post(f"/g/{'y' * 32}/pass", data={"player": "Anna", "round": "1"}, headers=EN)
+    assert {answer.status_code for answer in bodies.values()} == {404}
+    assert len({answer.get_data() for answer in bodies.values()}) == 1, "the 404 pages differ"
+    page = bodies["/no-such-page"].get_data(as_text=True)
+    assert "<html" in page and 'class="site-header"' in page and "Page not found" in page
+    german = client.get("/no-such-page", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Seite nicht gefunden" in german
+
+
+@pytest.mark.parametrize(
+    ("status", "english", "german"),
+    [
+        (400, "could not be understood", "nicht verständlich"),
+        (404, "Page not found", "Seite nicht gefunden"),
+        (405, "Not possible here", "Hier nicht möglich"),
+        (413, "Too large", "Zu groß"),
+    ],
+)
+def test_error_pages_are_friendly_in_both_languages_and_as_json(
+    secure_app: Flask, games: dict[str, Tokens], status: int, english: str, german: str
+) -> None:
+    """400, 404, 405 and 413 render the app's layout in German and English, a fragment for htmx, JSON for JSON clients."""
+    game = clone(secure_app, games["auruxxx-fresh"].id)
+    client = secure_app.test_client()
+
+    def ask(headers: dict[str, str]) -> TestResponse:
+        if status == 400:
+            return client.post(f"/g/{game.edit}/pass", data={"player": "Nobody", "round": "0"}, headers=headers)
+        if status == 404:
+            return client.get("/g/nothing", headers=headers)
+        if status == 405:
+            return client.delete(f"/g/{game.edit}", headers=headers)
+        return client.post(f"/g/{game.edit}/pass", data={"player": "x" * 600_000}, headers=headers)
+
+    before = counts(secure_app, game.id)
+    for headers, words in ((EN, english), ({"Accept-Language": "de"}, german)):
+        response = ask(headers)
+        assert response.status_code == status and response.mimetype == "text/html"
+        page = response.get_data(as_text=True)
+        assert words in page and 'class="site-header"' in page and 'role="alert"' in page
+    fragment = ask({**EN, **HTMX})
+    assert fragment.status_code == status
+    assert english in fragment.get_data(as_text=True) and "<html" not in fragment.get_data(as_text=True)
+    as_json = ask({**EN, "Accept": "application/json"})
+    assert as_json.status_code == status and as_json.mimetype == "application/json"
+    assert set(as_json.get_json()) == {"error"} and as_json.get_json()["error"]
+    assert counts(secure_app, game.id) == before
+    if status == 405:
+        assert "GET" in ask(EN).headers["Allow"]
+
+
+def test_a_json_body_gets_a_json_error(secure_app: Flask) -> None:
+    """A client that sends JSON reads JSON back, also when it did not say what it accepts."""
+    response = secure_app.test_client().post("/g/nothing/pass", json={"player": "Anna"})
+    assert response.status_code == 404 and response.get_json() == {"error": response.get_json()["error"]}
+
+
+def test_a_crash_is_a_friendly_500(secure_app: Flask, games: dict[str, Tokens], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected failure in a view answers 500 with the layout (or JSON) and no traceback."""
+    import views.games
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(views.games, "describe_history", broken)
+    monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
+    client = secure_app.test_client()
+    page = client.get(f"/g/{games['auruxxx-fresh'].edit}/history", headers={"Accept-Language": "de"})
+    assert page.status_code == 500
+    text = page.get_data(as_text=True)
+    assert "schiefgegangen" in text and "secret internals" not in text and "Traceback" not in text
+    as_json = client.get(f"/g/{games['auruxxx-fresh'].edit}/history", headers={"Accept": "application/json"})
+    assert as_json.status_code == 500 and as_json.get_json()["error"]
+
+
+# --- Cookies --------------------------------------------------------------------------------------
+
+
+def test_the_session_cookie_is_httponly_and_same_site_lax(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """The session cookie (set when a game starts) and the device and language cookies are HttpOnly and SameSite=Lax."""
+    first = strict_client.get("/new/auruxxx")
+    form = first.get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert csrf
+    started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
+    assert started.status_code == 303
+    language = strict_client.get("/lang/en")
+    cookies = {
+        header.split("=", 1)[0]: header
+        for answer in (first, started, language)
+        for header in answer.headers.getlist("Set-Cookie")
+    }
+    assert {"session", "device", "lang"} <= set(cookies)
+    for name in ("session", "device", "lang"):
+        assert "HttpOnly" in cookies[name], cookies[name]
+        assert "SameSite=Lax" in cookies[name], cookies[name]
+
+
+# --- The read-only address -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("state", sorted(STATES))
+def test_the_read_only_sheet_has_nothing_that_posts(secure_app: Flask, games: dict[str, Tokens], state: str) -> None:
+    """At the read-only address no sheet shows a form, a button that posts, a link to a write page or the edit token."""
+    game = games[state]
+    for headers in (EN, HTMX):
+        page = secure_app.test_client().get(f"/g/{game.read}", headers=headers).get_data(as_text=True)
+        assert "<form" not in page and "hx-post" not in page and 'method="post"' not in page.lower()
+        assert game.edit not in page
+        assert not re.search(r"/(finish|hand|correct|final-hand|join)\b", page)
+
+
+def test_every_write_route_answers_the_read_only_address_like_an_unknown_one(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """POST (and GET, where a write page has one) with the read-only token: the unknown token's 404, and nothing stored."""
+    client = secure_app.test_client()
+    missing = client.get(f"/g/{'z' * 32}", headers=EN).get_data()
+    form = {"player": "Anna", "round": "0", "day": "0", "card": "5", "golden12": "1", "action": "save", "event": "1"}
+    checked = 0
+    for state, template in games.items():
+        game = clone(secure_app, template.id)
+        before = counts(secure_app, game.id)
+        for endpoint, rule, methods in game_rules(secure_app):
+            if "POST" not in methods or not fits(endpoint, kind_of(state)):
+                continue
+            for method in sorted(methods):
+                read_only = client.open(fill(rule, game.read), method=method, data=form, headers=EN)
+                unknown = client.open(fill(rule, "q" * 32), method=method, data=form, headers=EN)
+                assert read_only.status_code == unknown.status_code == 404, (state, rule, method, read_only.status_code)
+                assert read_only.get_data() == unknown.get_data() == missing, (state, rule, method)
+                checked += 1
+        assert counts(secure_app, game.id) == before, state
+    assert checked > 50
+
+
+@pytest.mark.parametrize("state", ["auruxxx-round-finished", "12days-day-finished"])
+def test_the_read_only_address_streams_and_exports(secure_app: Flask, games: dict[str, Tokens], state: str) -> None:
+    """The live stream, the export and the history work at the read-only address."""
+    game = clone(secure_app, games[state].id)
+    client = secure_app.test_client()
+    live = client.get(f"/g/{game.read}/live?since=0")
+    assert live.status_code == 200 and live.mimetype == "text/event-stream"
+    assert "event: changed" in live.get_data(as_text=True)
+    exported = client.get(f"/g/{game.read}/record.json")
+    assert exported.status_code == 200 and exported.mimetype == "application/json"
+    assert exported.get_data() == client.get(f"/g/{game.edit}/record.json").get_data()
+    assert json.loads(exported.get_data(as_text=True))["game"] == kind_of(state)
+    assert client.get(f"/g/{game.read}/history").status_code == 200
+
+
+# --- A new edit address ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("state", ["auruxxx-finisher-known", "12days-days-over"])
+def test_a_new_edit_address_locks_the_old_one_out_everywhere(secure_app: Flask, games: dict[str, Tokens], state: str) -> None:
+    """After a new address, the old token finds nothing on any route; the new one and the read-only one work."""
+    game = clone(secure_app, games[state].id)
+    client = secure_app.test_client()
+    renewed = client.post(f"/g/{game.edit}/new-address")
+    assert renewed.status_code == 303
+    new = str(renewed.headers["Location"]).removeprefix("/g/").removesuffix("/join")
+    assert new != game.edit and len(new) == 32
+    assert tokens(secure_app, new) == Tokens(game.id, new, game.read)
+    missing = client.get(f"/g/{'z' * 32}", headers=EN).get_data()
+    before = counts(secure_app, game.id)
+    for endpoint, rule, methods in game_rules(secure_app):
+        for method in sorted(methods):
+            old = client.open(fill(rule, game.edit), method=method, data={"player": "Anna", "round": "0", "day": "0"}, headers=EN)
+            assert old.status_code == 404 and old.get_data() == missing, (rule, method, old.status_code)
+    assert counts(secure_app, game.id) == before
+    assert client.get(f"/g/{new}").status_code == 200
+    assert client.get(f"/g/{new}/join").status_code == 200
+    assert client.get(f"/g/{game.read}").status_code == 200
+    assert client.get(f"/g/{game.read}/record.json").status_code == 200
+    if kind_of(state) == "auruxxx":
+        tap(client, new, "hand/0", round="0", action="save-points", points="7")
+    else:
+        assert client.get(f"/g/{new}/final-hand/0").status_code == 200
+
+
+# --- Tokens ---------------------------------------------------------------------------------------
+
+
+def test_tokens_carry_at_least_128_bits_of_randomness(secure_app: Flask) -> None:
+    """Edit and read-only tokens are ``token_urlsafe(24)``: 32 URL-safe characters, 192 random bits, never repeated."""
+    alphabet = set(string.ascii_letters + string.digits + "-_")
+    drawn = [new_token() for _ in range(2000)]
+    assert len(set(drawn)) == len(drawn)
+    assert all(len(token) == 32 and set(token) <= alphabet for token in drawn)
+    assert len(drawn[0]) * 6 >= 128
+    game = tokens(secure_app, start(secure_app.test_client(), "auruxxx"))
+    for token in (game.edit, game.read):
+        assert len(token) == 32 and set(token) <= alphabet
+    assert game.edit != game.read
+    # Every one of the 64 characters turns up: the tokens are not drawn from a smaller set.
+    assert set("".join(drawn)) == alphabet
+
+
+# --- JSON import needs a JSON content type -----------------------------------------------------
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_json_import_needs_the_json_content_type(strict_app: Flask, strict_client: FlaskClient, secure_app: Flask, content_type: str) -> None:
+    """A JSON record sent as anything but ``application/json`` starts no game, with or without CSRF checks."""
+    record_text = json.dumps({"game": "auruxxx", "players": ["Anna", "Ben"], "house_rules": {}, "rounds": []})
+    for app, client, refused in ((strict_app, strict_client, 400), (secure_app, secure_app.test_client(), 422)):
+        before = _games(app)
+        if content_type == "multipart/form-data":
+            response = client.post("/import", data={"record_json": record_text}, content_type=content_type)
+        else:
+            response = client.post("/import", data=record_text, content_type=content_type)
+        assert response.status_code == refused, (content_type, response.status_code)
+        assert _games(app) == before
+    accepted = strict_client.post("/import", data=record_text, content_type="application/json")
+    assert accepted.status_code == 201
+
+
+def _games(app: Flask) -> int:
+    """Return how many games the database holds."""
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Game)) or 0

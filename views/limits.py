@@ -1,0 +1,38 @@
+"""How often one client address may start, import or join games.
+
+The numbers leave a family table far more than it could ever use (a game a minute is
+already a lot of card playing) and stop a script that tries to fill the database. Taps
+on a sheet are not limited: a table taps fast, and a tap only ever adds to one game.
+"""
+
+from __future__ import annotations
+
+from flask import request
+from flask.wrappers import Response
+
+from extensions import limiter
+
+CREATE = "30/minute;300/hour"
+"""Games started by one address: through the new-game form or as a rematch."""
+IMPORT = "20/minute;200/hour"
+"""Uploads or JSON bodies to ``/import`` from one address, counted whether or not they are valid."""
+JOIN = "60/minute"
+"""Join pages and new edit addresses for one address."""
+
+
+def _not_a_start() -> bool:
+    """Return whether a request to the new-game form only shows or rearranges it (and creates nothing)."""
+    if request.endpoint != "games.new":
+        return False
+    return request.method != "POST" or request.form.get("action", "start") != "start"
+
+
+def _created(response: Response) -> bool:
+    """Return whether a start actually created a game: it answers by sending the browser to it."""
+    return response.status_code in (201, 204, 303)
+
+
+creating = limiter.shared_limit(CREATE, scope="create", exempt_when=_not_a_start, deduct_when=_created)
+"""For every route that creates a game; a refused form (422) costs nothing."""
+importing = limiter.limit(IMPORT, methods=["POST"])
+joining = limiter.shared_limit(JOIN, scope="join")
