@@ -8,40 +8,8 @@ from typing import Any
 
 from flask.testing import FlaskCliRunner
 
-AURUXXX_EXAMPLE = {
-    "game": "auruxxx",
-    "players": ["Anna", "Ben", "Cleo"],
-    "house_rules": {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"},
-    "rounds": [
-        {
-            "finisher": "Ben",
-            "golden12": 1,
-            "happy_man": "Cleo",
-            "passes": {"Anna": 2, "Ben": 1},
-            "hands": {
-                "Anna": {"numbers": [3, 8, 11]},
-                "Cleo": {"fifty": 1, "action": 1, "happy_man": 0, "two": 0, "golden12": 0, "numbers": [0, 7]},
-            },
-        }
-    ],
-}
+from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
-TWELVE_DAYS_EXAMPLE = {
-    "game": "12days",
-    "variant": "standard",
-    "players": ["A", "B", "C"],
-    "days": [
-        {"played": {"A": 5, "B": 2, "C": 9}},
-        {"played": {"A": "santa", "B": 3, "C": 7}, "gift_to": "C"},
-        {"taken_by": "B"},
-        {"taken_by": None},
-    ],
-    "hands": {
-        "A": [12, 12, 12, 12, 11, 11, 9, 9, 7, 7, 6, 5],
-        "B": [12, 12, 10, 10, 10, 8, 8, 8, 6, 6, 5, 1],
-        "C": [11, 11, 11, 11, 9, 9, 9, 7, 7, 4, 3, 2],
-    },
-}
 
 
 def score(runner: FlaskCliRunner, record: Any, tmp_path: Path) -> Any:

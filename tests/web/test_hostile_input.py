@@ -37,6 +37,7 @@ from werkzeug.test import TestResponse
 from app import create_app
 from config import TestConfig
 from models import Game, db, table_of
+from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 from tests.web.states import PLAYERS, STATES, Tokens, clone, counts, start, tokens
 
 WRITE_BLUEPRINTS = ("games", "auruxxx", "twelve_days", "join")
@@ -258,34 +259,8 @@ json_values = st.recursive(
     max_leaves=20,
 )
 
-AURUXXX_RECORD: dict[str, Any] = {
-    "game": "auruxxx",
-    "players": ["Anna", "Ben", "Cleo"],
-    "house_rules": {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"},
-    "rounds": [
-        {
-            "finisher": "Ben",
-            "golden12": 1,
-            "happy_man": "Cleo",
-            "passes": {"Anna": 2, "Ben": 1},
-            "hands": {
-                "Anna": {"numbers": [3, 8, 11]},
-                "Cleo": {"fifty": 1, "action": 1, "happy_man": 0, "two": 0, "golden12": 0, "numbers": [0, 7]},
-            },
-        }
-    ],
-}
-TWELVE_DAYS_RECORD: dict[str, Any] = {
-    "game": "12days",
-    "variant": "standard",
-    "players": ["A", "B", "C"],
-    "days": [
-        {"played": {"A": 5, "B": 2, "C": 9}},
-        {"played": {"A": "santa", "B": 3, "C": 7}, "gift_to": "C"},
-        {"taken_by": "B"},
-        {"taken_by": None},
-    ],
-}
+AURUXXX_RECORD = AURUXXX_EXAMPLE
+TWELVE_DAYS_RECORD = {key: value for key, value in TWELVE_DAYS_EXAMPLE.items() if key != "hands"}
 
 
 def _places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
