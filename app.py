@@ -9,6 +9,7 @@ from jinja2 import StrictUndefined
 
 from cli import score_command
 from config import Config, apply_instance_defaults
+from gunicorn_logging import RedactingFilter
 from extensions import babel, csrf, init_limiter, migrate
 from models import configure_engine, db
 from views import auruxxx_sheet, errors, faq, games, home, join, language, live, security, table, twelve_days_sheet
@@ -28,6 +29,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
 
     if app.testing:
         app.jinja_env.undefined = StrictUndefined
+    app.logger.addFilter(RedactingFilter())
 
     db.init_app(app)
     with app.app_context():

@@ -8,6 +8,7 @@ checks CSRF like the real app.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import string
 
@@ -408,3 +409,11 @@ def _games(app: Flask) -> int:
     """Return how many games the database holds."""
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Game)) or 0
+
+
+def test_the_app_log_never_names_a_game_token(app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    """Flask's own log line for a failed request names its path; the token in it is taken out."""
+    with caplog.at_level(logging.ERROR, logger=app.logger.name):
+        app.logger.error("Exception on %s [%s]", "/g/SecretToken_123/pass", "POST")
+    assert "SecretToken_123" not in caplog.text
+    assert "/g/…/pass" in caplog.text
