@@ -156,6 +156,7 @@ def build(game: Game) -> dict[str, Any]:
         "players": list(players),
         "result": result,
         "days": days,
+        "latest": days[-1]["explanation"] if days else "",
         "open_day": open_day,
         "pot_text": ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=days_text(pot, capital=True)) if pot else "",
         "lost_text": ngettext(
