@@ -114,6 +114,8 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
                 raise Illegal([problem(place, N_("an undo names an earlier change of this game"))])
             if target in undone:
                 raise Illegal([problem(place, N_("that change was already undone"))])
+            if seen[target].kind == IMPORT:
+                raise Illegal([problem(place, N_("an imported record cannot be undone; correct its rounds or days instead"))])
             undone.add(target)
         else:
             seen[event.seq] = event
@@ -121,8 +123,11 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
 
 
 def last_change(events: Sequence[TableEvent]) -> TableEvent | None:
-    """Return the most recent change that still counts: what "undo" takes back."""
-    remaining = effective(events)
+    """Return the most recent change that still counts and can be taken back: what "undo" offers.
+
+    An imported record is where the game began, not a tap; it is corrected, never undone.
+    """
+    remaining = [event for event in effective(events) if event.kind != IMPORT]
     return remaining[-1] if remaining else None
 
 

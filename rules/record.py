@@ -415,7 +415,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
         return None
     days = [_twelve_days_day(reader, at("days", i), d, players) for i, d in enumerate(days_raw)]
     hands = None
-    if "hands" in raw:
+    if raw.get("hands") is not None:
         def read_hand(hand_place: str, hand: JSON) -> tuple[twelve_days.Card, ...] | None:
             return _read_hand_cards(reader, hand_place, hand)
 

@@ -203,7 +203,7 @@ def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
     game = game_or_404(token)
     player = _player(game)
-    return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": player}, who=player))
+    return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": player}))
 
 
 @bp.post("/g/<token>/happy-man")
@@ -211,7 +211,7 @@ def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
     game = game_or_404(token)
     player = _player(game)
-    return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": player}, who=player))
+    return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": player}))
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
@@ -373,10 +373,16 @@ def correct(token: str, number: int) -> Response:
         "passes": {p: _int_field(f"passes-{seat}") for seat, p in enumerate(players)},
         "hands": {},
     }
-    for seat, player in enumerate(players):
+    typed_hands = {p: request.form.get(f"hand-{seat}", "").strip() for seat, p in enumerate(players)}
+    # The form as it was filled in, shown again if the correction is refused.
+    shown = {**corrected, "hands": {p: {"points": typed} for p, typed in typed_hands.items()}}
+    blank = [p for p, typed in typed_hands.items() if p != finisher and not typed]
+    if blank:
+        problems = [gettext("%(name)s: type the points in hand (0 for an empty hand).", name=name) for name in blank]
+        return _correct_page(game, index, original, seen, problems, 422, submitted=shown)
+    for player, typed in typed_hands.items():
         if player == finisher:
             continue
-        typed = request.form.get(f"hand-{seat}", "").strip()
         keep = original.finisher != player and typed == str(auruxxx.hand_points(original.hand_of(player), table.game.house_rules))
         if keep:
             corrected["hands"][player] = record.serialise_auruxxx_hand(original.hand_of(player))
@@ -390,7 +396,7 @@ def correct(token: str, number: int) -> Response:
     except StaleError:
         return _changed_meanwhile(game, index)
     if problems:
-        return _correct_page(game, index, original, seen, problems, 422, submitted=corrected)
+        return _correct_page(game, index, original, seen, problems, 422, submitted=shown)
     return _back_to_sheet(game)
 
 

@@ -144,26 +144,33 @@ def unchanged_since_form(correction: str, position: str, index: int) -> Callable
     return unchanged
 
 
+def subject(place: str, players: Sequence[str]) -> str | None:
+    """Return the player a problem's place is about ("rounds[0].hands.Ben.points" is about Ben), if any."""
+    named = [name for name in players if f".{name}." in f"{place}." or place.endswith(f"[{name}]")]
+    return max(named, key=len) if named else None
+
+
 def record_tap(
     game: Game,
     kind: str,
     payload: Mapping[str, Any],
     *,
-    who: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
 ) -> list[str]:
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
-    A refusal about the player the tap was for (``who``) names them, since the sheet has a column each.
-    ``precondition`` is handed to ``append_event``; the ``StaleError`` it raises is left to the caller.
+    A refusal about one player names them: the sheet has a column each, and a correction a
+    field each. ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
     """
     try:
         append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
     except Illegal as illegal:
-        return [
-            f"{who}: {say(problem)}" if who and problem.place.endswith(f".{who}") else say(problem)
-            for problem in illegal.problems
-        ]
+        players = game.player_names
+        refusals = []
+        for problem in illegal.problems:
+            who = subject(problem.place, players)
+            refusals.append(f"{who}: {say(problem)}" if who else say(problem))
+        return refusals
     return []
 
 

@@ -324,7 +324,14 @@ def correct_day(token: str, number: int) -> Response:
             status = 409
         if not problems:
             return go_to(url_for("games.sheet", token=game.token))
-    written = record.serialise_twelve_days_day(day, tuple(players))
+        if status == 422:
+            return _correct_day_page(game, number, corrected, problems, status)
+    return _correct_day_page(game, number, record.serialise_twelve_days_day(day, tuple(players)), problems, status)
+
+
+def _correct_day_page(game: Game, number: int, written: dict[str, Any], problems: list[str], status: int) -> Response:
+    """Render the day-correction form filled in with ``written`` (the stored day, or what was just refused)."""
+    players = list(game.player_names)
     history = history_of(game)
     return page_or_fragment(
         "twelve_days/correct.html",

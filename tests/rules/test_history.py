@@ -286,3 +286,19 @@ def test_unknown_changes_and_malformed_payloads_are_refused() -> None:
     assert table.refused("pass", round=0) == ["events[1].player: is required"]
     assert table.refused("pass", round=0, player="Dora") == ['events[1].player: "Dora" is not a player of this game']
     assert table.refused("pass", round="0", player="Anna") == ["events[1].round: must be the number of a round"]
+
+
+def test_an_imported_record_is_corrected_never_undone() -> None:
+    """Undo offers the taps after an import, never the import itself, and refuses to take it back."""
+    raw = {"game": "auruxxx", "players": ["Anna", "Ben", "Cleo"], "rounds": [
+        {"finisher": "Ben", "golden12": 1, "happy_man": None, "hands": {"Anna": {"points": 3}, "Cleo": {"points": 8}}}
+    ]}
+    table = Table(AURUXXX_SETUP)
+    table.tap("import", record=raw)
+    assert history.last_change(table.events) is None
+    assert table.refused("undo", event=1) == [
+        "events[2]: an imported record cannot be undone; correct its rounds or days instead"
+    ]
+    table.tap("pass", round=1, player="Anna")
+    last = history.last_change(table.events)
+    assert last is not None and last.kind == "pass"

@@ -277,3 +277,9 @@ def test_a_result_in_the_record_is_recomputed_not_trusted() -> None:
     scored = record.scored(record.parse(raw))
     assert scored["result"]["totals"] == {"Anna": 7, "Ben": -5, "Cleo": 0}
     assert json.loads(record.dumps(scored)) == scored
+
+
+def test_hands_given_as_null_mean_no_hands_yet() -> None:
+    """An optional key written as null is the same as leaving it out."""
+    game = record.parse(twelve_days({"taken_by": "A"}, hands=None))
+    assert record.scored(game)["result"]["complete"] is False

@@ -972,3 +972,27 @@ def test_history_of_a_fresh_game_says_nothing_was_entered(plain_client: FlaskCli
     response = plain_client.get(f"/g/{token}/history", headers=EN)
     assert response.status_code == 200
     assert "Nothing has been entered yet." in response.get_data(as_text=True)
+
+
+def test_a_refused_correction_keeps_what_was_typed_and_names_the_player(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """After a refusal the form shows every total as typed (cards-entered hands too) and says whose field is wrong."""
+    play_two_rounds(plain_client, token)
+    form = plain_client.get(f"/g/{token}/rounds/1/correct", headers=EN)
+    before = event_count(plain_app)
+    response = post(plain_client, token, "rounds/1/correct", headers=EN, **correction(seen_of(form), **{"hand-0": "-3"}))
+    assert response.status_code == 422
+    assert problems(response) == ["Anna: hand points cannot be negative (got -3)"]
+    page = response.get_data(as_text=True)
+    assert re.search(r'name="hand-0"[^>]*value="-3"', page) and re.search(r'name="hand-2"[^>]*value="17"', page)
+    assert event_count(plain_app) == before
+
+
+def test_a_blank_hand_in_a_correction_asks_for_that_players_points(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Making another player the finisher leaves the old finisher's field blank: the refusal says whose it is."""
+    play_two_rounds(plain_client, token)
+    form = plain_client.get(f"/g/{token}/rounds/1/correct", headers=EN)
+    before = event_count(plain_app)
+    response = post(plain_client, token, "rounds/1/correct", headers=EN, **correction(seen_of(form), finisher="Anna", **{"hand-1": ""}))
+    assert response.status_code == 422
+    assert problems(response) == ["Ben: type the points in hand (0 for an empty hand)."]
+    assert event_count(plain_app) == before

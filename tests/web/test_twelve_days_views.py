@@ -1,0 +1,237 @@
+"""The 12 Days endpoints through the test client: every tap, every refusal, and what is stored."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from models import Event, Game, db, table_of
+from rules import record
+from rules.history import TwelveDaysTable
+
+EN = {"Accept-Language": "en"}
+HTMX = {"HX-Request": "true", **EN}
+PLAYERS = ["A", "B", "C"]
+
+
+def start(client: FlaskClient, variant: str = "standard", names: list[str] = PLAYERS) -> str:
+    """Start a 12 Days game through the form and return its token."""
+    response = client.post("/new/12days", data={"player": names, "variant": variant, "action": "start"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return str(response.headers["Location"]).removeprefix("/g/")
+
+
+def post(client: FlaskClient, token: str, route: str, headers: dict[str, str] | None = None, **data: Any) -> TestResponse:
+    """Post a form of the game, in English unless told otherwise."""
+    return client.post(f"/g/{token}/{route}", data=data, headers=headers or EN)
+
+
+def reveal_day(client: FlaskClient, token: str, day: int, *cards: str) -> None:
+    """Reveal one card per player (A, B, C …) for a day; each tap must count."""
+    for player, card in zip(PLAYERS, cards, strict=True):
+        response = post(client, token, "card", day=str(day), player=player, card=card)
+        assert response.status_code == 303, problems(response)
+
+
+def problems(response: TestResponse) -> list[str]:
+    """Return the refusal messages a response shows."""
+    box = re.search(r'<div class="problems" role="alert">(.*?)</div>', response.get_data(as_text=True), re.S)
+    return [html.unescape(t) for t in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)] if box else []
+
+
+def stored(app: Flask, token: str) -> TwelveDaysTable:
+    """Return what the game's history adds up to."""
+    with app.app_context():
+        game = db.session.scalars(db.select(Game).where(Game.token == token)).one()
+        table = table_of(game)
+        assert isinstance(table, TwelveDaysTable)
+        return table
+
+
+def event_count(app: Flask) -> int:
+    """Return how many events are stored in all."""
+    with app.app_context():
+        return len(db.session.scalars(db.select(Event)).all())
+
+
+@pytest.fixture
+def token(plain_client: FlaskClient) -> str:
+    """Return a fresh standard game for A, B and C."""
+    return start(plain_client)
+
+
+def test_a_day_resolves_when_the_last_card_is_in(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Three cards in, the lowest single value takes the day; the sheet says how it was decided."""
+    reveal_day(plain_client, token, 0, "3", "3", "5")
+    table = stored(plain_app, token)
+    assert record.scored(table.game)["result"]["rounds"] == [{"A": 0, "B": 0, "C": 1}]
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "C wins with 5" in page and "cancelled: 3" in page
+
+
+def test_a_card_tap_under_htmx_answers_with_the_sheet_fragment(plain_client: FlaskClient, token: str) -> None:
+    """htmx gets only ``#sheet``, marked as varying with HX-Request."""
+    response = post(plain_client, token, "card", headers=HTMX, day="0", player="A", card="7")
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert "<html" not in body and 'id="sheet"' in body and "HX-Request" in response.headers["Vary"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player": "A", "card": "13"}, "gift cards in 12 Days go from 1 to 12 (got 13)"),
+        ({"player": "A", "card": "joker"}, 'a card is a number, "santa" or "mrs_claus" (got "joker")'),
+    ],
+)
+def test_a_card_that_does_not_exist_is_refused(
+    plain_app: Flask, plain_client: FlaskClient, token: str, fields: dict[str, str], message: str
+) -> None:
+    """Only the variant's cards can be revealed; nothing is stored otherwise."""
+    response = post(plain_client, token, "card", day="0", **fields)
+    assert response.status_code == 422
+    assert problems(response) == [f"A: {message}"]
+    assert event_count(plain_app) == 0
+
+
+def test_more_copies_than_the_deck_holds_are_refused(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """The deck has two 2s: a third on one day is refused."""
+    post(plain_client, token, "card", day="0", player="A", card="2")
+    post(plain_client, token, "card", day="0", player="B", card="2")
+    response = post(plain_client, token, "card", day="0", player="C", card="2")
+    assert response.status_code == 422
+    assert problems(response) == ["the deck has 2 of card 2, but this day shows 3"]
+    assert event_count(plain_app) == 2
+
+
+def test_a_card_for_an_unknown_player_or_a_finished_day_is_refused(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """A name not at the table is a bad request; a late tap for a finished day is refused."""
+    assert post(plain_client, token, "card", day="0", player="Z", card="3").status_code == 400
+    reveal_day(plain_client, token, 0, "1", "2", "3")
+    before = event_count(plain_app)
+    late = post(plain_client, token, "card", day="0", player="A", card="4")
+    assert late.status_code == 422
+    assert problems(late) == ["day 1 is finished; day 2 is being played"]
+    assert event_count(plain_app) == before
+
+
+def test_a_claus_winner_gives_the_day_to_another_player(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """The sheet asks whom to give the day to, offers only the others, and refuses the winner."""
+    reveal_day(plain_client, token, 0, "santa", "2", "7")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Who do you give the day to?" in page
+    offered = re.findall(r'name="player" value="([^"]+)">\s*<button type="submit" class="gift"', page)
+    assert offered == ["B", "C"]
+    refused = post(plain_client, token, "gift", day="0", player="A")
+    assert refused.status_code == 422
+    assert problems(refused) == ["A won with a Claus card and must give the day to another player"]
+    assert post(plain_client, token, "gift", day="0", player="C").status_code == 303
+    assert record.scored(stored(plain_app, token).game)["result"]["totals"] == {"A": 0, "B": 0, "C": 1}
+
+
+def test_quick_mode_and_the_pot(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Unwon days wait in the pot, visibly, and go to the next winner with their own day."""
+    assert post(plain_client, token, "taken", day="0", player="").status_code == 303
+    assert post(plain_client, token, "taken", day="1", player="").status_code == 303
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Days 1 and 2 go to the next winner." in page
+    assert post(plain_client, token, "taken", day="2", player="B").status_code == 303
+    assert record.scored(stored(plain_app, token).game)["result"]["totals"]["B"] == 6
+
+
+def test_an_unwon_last_day_is_shown_as_lost(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Days 11 and 12 unwon: 23 points go to nobody, and the sheet says so."""
+    for day in range(10):
+        post(plain_client, token, "taken", day=str(day), player="A")
+    post(plain_client, token, "taken", day="10", player="")
+    post(plain_client, token, "taken", day="11", player="")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Days 11 and 12 went to nobody: 23 points are lost." in page
+    assert record.scored(stored(plain_app, token).game)["result"]["lost"] == 23
+
+
+def finish_days(client: FlaskClient, token: str) -> None:
+    """Play all twelve days quickly, A taking each."""
+    for day in range(12):
+        assert post(client, token, "taken", day=str(day), player="A").status_code == 303
+
+
+def test_the_final_hand_steppers_change_nothing_until_saved(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """+ and − only redraw the form; saving needs exactly 12 cards."""
+    finish_days(plain_client, token)
+    before = event_count(plain_app)
+    response = post(plain_client, token, "final-hand/0", **{"count-12": "11", "action": "more:12"})
+    assert response.status_code == 200 and "12 of 12 cards" in response.get_data(as_text=True)
+    assert event_count(plain_app) == before
+    short = post(plain_client, token, "final-hand/0", **{"count-12": "11", "action": "save"})
+    assert short.status_code == 422
+    assert problems(short) == ["A: a hand holds exactly 12 cards at the end (got 11)"]
+    assert event_count(plain_app) == before
+
+
+def test_final_hands_complete_the_game_with_majorities(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """All three hands in: bonuses, totals and the winner, with the majority table on the sheet."""
+    finish_days(plain_client, token)
+    assert post(plain_client, token, "final-hand/0", **{"count-12": "12", "action": "save"}).status_code == 303
+    assert post(plain_client, token, "final-hand/1", **{"count-11": "11", "count-1": "1", "action": "save"}).status_code == 303
+    over = post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-1": "1", "count-9": "1", "action": "save"})
+    assert over.status_code == 422
+    assert problems(over) == ["the deck has 1 of card 1, but the hands hold 2"]
+    assert post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-9": "2", "action": "save"}).status_code == 303
+    result = record.scored(stored(plain_app, token).game)["result"]
+    assert result["complete"] is True and result["bonus"] == {"A": 12, "B": 12, "C": 19}
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Who holds the most?" in page and "Winner" in page
+
+
+def test_correcting_a_day_moves_the_pot_and_a_refusal_keeps_the_form(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """A corrected day recomputes the pot; a refused correction shows what was entered, not the old day."""
+    post(plain_client, token, "taken", day="0", player="A")
+    post(plain_client, token, "taken", day="1", player="B")
+    form = plain_client.get(f"/g/{token}/days/1/correct", headers=EN)
+    assert form.status_code == 200
+    seen = re.search(r'name="seen" value="(\d+)"', form.get_data(as_text=True))
+    assert seen is not None
+    refused = post(
+        plain_client, token, "days/1/correct", mode="played", seen=seen.group(1),
+        **{"card-0": "santa", "card-1": "4", "card-2": "9", "gift_to": "A"},
+    )
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert re.search(r'<option value="santa" selected>', page) and re.search(r'<option value="9" selected>', page)
+    fixed = post(plain_client, token, "days/1/correct", mode="taken", taken_by="", seen=seen.group(1))
+    assert fixed.status_code == 303
+    assert record.scored(stored(plain_app, token).game)["result"]["totals"] == {"A": 0, "B": 3, "C": 0}
+
+
+def test_a_stale_day_correction_is_refused_with_the_day_as_it_stands(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Two phones correcting the same day: the second is told the day changed (409) and nothing is overwritten."""
+    post(plain_client, token, "taken", day="0", player="A")
+    form = plain_client.get(f"/g/{token}/days/1/correct", headers=EN).get_data(as_text=True)
+    seen = re.search(r'name="seen" value="(\d+)"', form)
+    assert seen is not None
+    assert post(plain_client, token, "days/1/correct", mode="taken", taken_by="B", seen=seen.group(1)).status_code == 303
+    before = event_count(plain_app)
+    stale = post(plain_client, token, "days/1/correct", mode="taken", taken_by="C", seen=seen.group(1))
+    assert stale.status_code == 409
+    assert event_count(plain_app) == before
+    assert record.scored(stored(plain_app, token).game)["result"]["totals"]["B"] == 1
+
+
+def test_only_finished_days_can_be_corrected(plain_client: FlaskClient, token: str) -> None:
+    """The open day and days not played yet are missing pages."""
+    assert plain_client.get(f"/g/{token}/days/1/correct").status_code == 404
+
+
+def test_eight_nights_offers_only_its_cards(plain_client: FlaskClient) -> None:
+    """8 Nights has no Claus cards and values only up to 8."""
+    token = start(plain_client, "8nights")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    values = set(re.findall(r'name="card" value="([^"]+)"', page))
+    assert values == {str(v) for v in range(1, 9)}
