@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from models import Game, StaleError, history_of, table_of
 from rules import auruxxx, points, record
-from rules.history import AuruxxxTable, OpenRound, last_change
+from rules.history import AuruxxxTable, OpenRound, fold, last_change
 from views.changes import describe_event, earlier_games
 from views.render import answer_tap, go_to, page_or_fragment
 from views.table import address, game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
@@ -109,7 +109,8 @@ class Sheet:
 
 def build_sheet(game: Game) -> Sheet:
     """Fold the game's history and lay it out as the paper pad's rows and columns."""
-    table = table_of(game)
+    history = history_of(game)
+    table = fold(game.setup, history)
     assert isinstance(table, AuruxxxTable)
     result = auruxxx.score_game(table.game)
     players = table.game.players
@@ -134,7 +135,6 @@ def build_sheet(game: Game) -> Sheet:
         else:
             row["state"] = "current" if table.current is not None and table.current.index == index else "future"
         rows.append(row)
-    history = history_of(game)
     change = last_change(history)
     undo = None
     if change is not None:

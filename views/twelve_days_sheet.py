@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from models import Game, StaleError, history_of, table_of
 from rules import record, twelve_days
-from rules.history import TwelveDaysTable, last_change
+from rules.history import TwelveDaysTable, fold, last_change
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event, earlier_games
 from views.render import answer_tap, go_to, page_or_fragment
@@ -108,7 +108,8 @@ def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> 
 
 def build(game: Game) -> dict[str, Any]:
     """Fold the history and lay out everything the 12 Days sheet shows."""
-    table = table_of(game)
+    history = history_of(game)
+    table = fold(game.setup, history)
     assert isinstance(table, TwelveDaysTable)
     players = table.game.players
     variant = table.game.variant
@@ -145,7 +146,6 @@ def build(game: Game) -> dict[str, Any]:
                 for card in variant.cards
             ],
         }
-    history = history_of(game)
     change = last_change(history)
     undo = {"seq": change.seq, "text": describe_event(change.kind, dict(change.payload))} if change else None
     pot = result.pot
