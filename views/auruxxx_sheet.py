@@ -18,9 +18,9 @@ from werkzeug.wrappers import Response
 from models import Game, StaleError, history_of, table_of
 from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, fold, last_change
-from views.changes import describe_event, earlier_games
-from views.render import answer_tap, go_to, page_or_fragment
-from views.table import address, game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
+from views.changes import describe_event
+from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.table import game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -162,18 +162,9 @@ def build_sheet(game: Game) -> Sheet:
 def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
     """Return the sheet as a page, or only its interactive part for htmx."""
     sheet = build_sheet(game)
-    return page_or_fragment(
-        TEMPLATE,
-        "sheet",
-        status=status,
-        sheet=sheet,
-        version=sheet.version,
-        game=game,
-        players=list(game.player_names),
-        problems=problems or [],
-        new_key=new_key,
-        earlier=earlier_games(game),
-        record_url=url_for("games.export", token=address(game)),
+    return render_sheet(
+        TEMPLATE, game, problems=problems, status=status,
+        sheet=sheet, version=sheet.version, players=list(game.player_names),
     )
 
 

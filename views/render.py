@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import make_response, redirect, render_template, request
+from flask import make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
+
+from models import Game
+from views.changes import earlier_games
+from views.table import address, new_key
 
 
 def wants_fragment() -> bool:
@@ -47,3 +51,22 @@ def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: st
     if request.headers.get("HX-Request") == "true":
         return show()
     return redirect(sheet_url, code=303)
+
+
+def render_sheet(template: str, game: Game, /, *, problems: list[str] | None = None, status: int = 200, **context: Any) -> Response:
+    """Render a game's sheet (page or ``#sheet`` fragment) with what every sheet shows besides its own layout.
+
+    That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games
+    and the record's address, reached by the same token the page was opened with.
+    """
+    return page_or_fragment(
+        template,
+        "sheet",
+        status=status,
+        problems=problems or [],
+        new_key=new_key,
+        earlier=earlier_games(game),
+        record_url=url_for("games.export", token=address(game)),
+        game=game,
+        **context,
+    )

@@ -19,9 +19,9 @@ from models import Game, StaleError, history_of, table_of
 from rules import record, twelve_days
 from rules.history import TwelveDaysTable, fold, last_change
 from rules.twelve_days import Card, Variant
-from views.changes import describe_event, earlier_games
-from views.render import answer_tap, go_to, page_or_fragment
-from views.table import address, game_or_404, is_whole, new_key, record_tap, unchanged_since_form
+from views.changes import describe_event
+from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.table import game_or_404, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("twelve_days", __name__)
 
@@ -150,7 +150,6 @@ def build(game: Game) -> dict[str, Any]:
     undo = {"seq": change.seq, "text": describe_event(change.kind, dict(change.payload))} if change else None
     pot = result.pot
     return {
-        "game": game,
         "table": table,
         "variant": variant,
         "players": list(players),
@@ -178,16 +177,7 @@ def build(game: Game) -> dict[str, Any]:
 
 def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
     """Return the sheet as a page, or only its interactive part for htmx."""
-    return page_or_fragment(
-        TEMPLATE,
-        "sheet",
-        status=status,
-        problems=problems or [],
-        new_key=new_key,
-        earlier=earlier_games(game),
-        record_url=url_for("games.export", token=address(game)),
-        **build(game),
-    )
+    return render_sheet(TEMPLATE, game, problems=problems, status=status, **build(game))
 
 
 def after_tap(game: Game, problems: list[str]) -> Response:

@@ -15,6 +15,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
 
+from tests.browser.taps import start_game
+
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 1_000
@@ -41,17 +43,6 @@ def settle(page: Page) -> None:
     That burst of requests competes with the live update, so the one-second promise is timed after it.
     """
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-
-
-def start_game(page: Page, base: str, names: list[str]) -> str:
-    """Start an AURUXXX game by taps and return its sheet's address."""
-    page.goto(f"{base}/new/auruxxx")
-    fields = page.locator("input[name=player]")
-    for seat, name in enumerate(names):
-        fields.nth(seat).fill(name)
-    page.locator("button[value=start]").click()
-    page.wait_for_url(re.compile(r"/g/[^/]+$"))
-    return page.url
 
 
 def test_the_rendered_code_scans_and_the_read_only_address_watches_live(

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect
+from playwright.sync_api import Browser, Playwright, expect
+
+from tests.browser.taps import start_game
 
 pytestmark = pytest.mark.browser
-
-
-def start_game(page: Page, base: str, names: list[str]) -> str:
-    """Create an AURUXXX game by taps and return the sheet's address."""
-    page.goto(f"{base}/new/auruxxx")
-    fields = page.locator("input[name=player]")
-    for seat, name in enumerate(names):
-        fields.nth(seat).fill(name)
-    page.locator("button[value=start]").click()
-    page.wait_for_url(re.compile(r"/g/[^/]+$"))
-    return page.url
 
 
 def test_a_tap_on_one_phone_shows_on_the_other(
