@@ -26,8 +26,26 @@ class Config:
     """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
-    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "25"))
+    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "50"))
     """How long one live stream stays open before the browser reconnects (views/live.py)."""
+    LIVE_STREAMS_PER_PROCESS = int(os.environ.get("LIVE_STREAMS_PER_PROCESS", "1500"))
+    """Open live streams one server process holds; one more is answered 503 with Retry-After."""
+    LIVE_STREAMS_PER_ADDRESS = int(os.environ.get("LIVE_STREAMS_PER_ADDRESS", "100"))
+    """Open live streams one client address may hold in one process: a café's shared address, not a loop."""
+    LIVE_RETRY_AFTER_SECONDS = int(os.environ.get("LIVE_RETRY_AFTER_SECONDS", "10"))
+    """What a refused stream is told to wait before it tries again."""
+    TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+    """Reverse proxies in front of the app whose X-Forwarded-* headers are believed (0: none, the default)."""
+    COMPRESS_MIMETYPES = [
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "image/svg+xml",
+    ]
+    """What Flask-Compress compresses: pages, fragments, records, styles and scripts, never ``text/event-stream``."""
 
 
 class TestConfig(Config):

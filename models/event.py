@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from blinker import Namespace
+from flask import current_app
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
@@ -90,6 +92,11 @@ CHANGES_CHANNEL = "tischblock_games"
 """The PostgreSQL channel on which a game's id is announced whenever its history grows."""
 
 
+appended = Namespace().signal("appended")
+"""Sent by the app that stored a tap, with ``game_id`` and ``version``, right after the commit: its own
+process's live streams learn of the tap without asking the database."""
+
+
 def _announce(game_id: int) -> None:
     """Tell listening PostgreSQL sessions that a game changed; delivered only if the insert commits."""
     if db.session.get_bind().dialect.name == "postgresql":
@@ -166,6 +173,7 @@ def append_event(
             db.session.rollback()
             conflict = error
             continue
+        appended.send(current_app._get_current_object(), game_id=game_id, version=seq)  # type: ignore[attr-defined]
         return recorded
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"

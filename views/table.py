@@ -98,8 +98,11 @@ def is_integer(value: str) -> bool:
 
 
 def new_key() -> str:
-    """Return a fresh idempotency key for a form about to be shown."""
-    return uuid.uuid4().hex
+    """Return a fresh idempotency key for a form about to be shown.
+
+    A sheet pushed to every phone carries none: each phone fills in its own (static/js/app.js).
+    """
+    return "" if g.get("shared_page") else uuid.uuid4().hex
 
 
 def tap_key() -> str:
