@@ -9,7 +9,7 @@ from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cli import score_command
-from config import Config, apply_instance_defaults
+from config import Config, apply_instance_defaults, apply_pool_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
@@ -26,6 +26,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
         app.config.from_object(config)
     os.makedirs(app.instance_path, exist_ok=True)
     apply_instance_defaults(app.config, app.instance_path)
+    apply_pool_defaults(app.config)
 
     if app.testing:
         app.jinja_env.undefined = StrictUndefined

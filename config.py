@@ -58,6 +58,21 @@ class TestConfig(Config):
     """Tests that prove a limit switch it on for their own app."""
 
 
+POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))
+"""PostgreSQL connections each server process keeps open (``DATABASE_POOL_SIZE``)."""
+POOL_OVERFLOW = int(os.environ.get("DATABASE_POOL_OVERFLOW", "10"))
+"""Further PostgreSQL connections a busy process may open for a moment (``DATABASE_POOL_OVERFLOW``)."""
+
+
+def apply_pool_defaults(config: MutableMapping[str, Any]) -> None:
+    """Size the PostgreSQL connection pool for evented workers, where many requests wait on the database at once."""
+    if str(config.get("SQLALCHEMY_DATABASE_URI") or "").startswith("postgresql"):
+        options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_size", POOL_SIZE)
+        options.setdefault("max_overflow", POOL_OVERFLOW)
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
 def apply_instance_defaults(config: MutableMapping[str, Any], instance_path: str) -> None:
     """Fill in the settings whose defaults live in the instance folder."""
     if not config.get("SECRET_KEY"):

@@ -289,8 +289,10 @@ def bench(name: str, database_url: str, folder: Path, steps: list[int], seconds:
     finally:
         server.stop()
     report(name, results)
-    if "Traceback" in server.log_text():
-        print(f"  (the server logged an error: see {folder / f'{name}.log'})")
+    log = server.log_text()
+    if "Traceback" in log:
+        errors = sorted({line for line in log.splitlines() if "Error:" in line or "Exception:" in line})
+        print("  the server logged errors:", *errors[:5], sep="\n    ")
 
 
 def main() -> int:

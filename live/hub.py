@@ -204,14 +204,26 @@ class Hub:
             url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             connection = psycopg.connect(url, autocommit=True)
             connection.execute(f"LISTEN {CHANGES_CHANNEL}")
-            self._publish(newest_versions(engine, self._watched()))  # whatever happened while nobody listened
+            self._publish(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
         notes = connection.notifies(timeout=NOTIFY_POLL_SECONDS, stop_after=1)
         games = {int(note.payload) for note in notes if note.payload.isdigit()}
         with self._lock:
             games &= set(self._watchers)
         if games:
-            self._publish(newest_versions(engine, games))
+            self._publish(_versions_on(connection, games))
         return connection
+
+
+def _versions_on(connection: Any, game_ids: Iterable[int]) -> dict[int, int]:
+    """Read versions on the listener's own PostgreSQL connection: a busy pool must never hold up every push."""
+    wanted = sorted(set(game_ids))
+    found = dict.fromkeys(wanted, 0)
+    if wanted:
+        rows = connection.execute(
+            f"SELECT game_id, max(seq) FROM {Event.__tablename__} WHERE game_id = ANY(%s) GROUP BY game_id", (wanted,)
+        )
+        found.update((int(game_id), int(seq)) for game_id, seq in rows)
+    return found
 
 
 def hub_of(app: Flask) -> Hub:

@@ -128,7 +128,7 @@ def messages(app: Flask, game_id: int, token: str, language: str, seen: int, sin
 @bp.get("/g/<token>/live")
 def changes(token: str) -> Response:
     """Stream a game's sheet to a phone whenever it changes (edit or read-only address alike)."""
-    game = game_for_reading(token)
+    game_id = game_for_reading(token).id
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = hub_of(app)
     address = request.remote_addr or "unknown"
@@ -140,11 +140,11 @@ def changes(token: str) -> Response:
             retry_after=int(app.config["LIVE_RETRY_AFTER_SECONDS"]),
         ) from None
     try:
-        seen = version(game.id)
+        seen = version(game_id)
         seconds = float(app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
         language = str(get_locale() or app.config["LANGUAGES"][0])
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
-        body = framing.stream(messages(app, game.id, token, language, seen, _since(), seconds))
+        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds))
         response = Response(body, mimetype="text/event-stream")
     except BaseException:
         hub.leave(address)
