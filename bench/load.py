@@ -298,8 +298,8 @@ def bench(name: str, database_url: str, folder: Path, steps: list[int], seconds:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--tables", type=int, nargs="+", default=[20, 50, 100, 200, 300], help="the steps of K")
-    parser.add_argument("--seconds", type=float, default=10.0, help="how long each step taps (default 10)")
+    parser.add_argument("--tables", type=int, nargs="+", default=[20, 100, 200, 300], help="the steps of K")
+    parser.add_argument("--seconds", type=float, default=8.0, help="how long each step taps (default 8)")
     parser.add_argument("--interval", type=float, default=5.0, help="mean seconds between two taps at one table (default 5)")
     args = parser.parse_args()
     steps = sorted(args.tables)

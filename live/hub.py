@@ -36,6 +36,8 @@ RETRY_SECONDS = 1.0
 """Pause before the listener tries again after the database failed it."""
 NOTIFY_POLL_SECONDS = 1.0
 """How long one wait for a PostgreSQL notification lasts before the listener checks it is still needed."""
+LISTENER_NAME = "tischblock-live"
+"""How the listener's PostgreSQL session names itself (``pg_stat_activity.application_name``)."""
 QUERY_CHUNK = 500
 """Games asked about in one query (SQLite limits the number of parameters)."""
 
@@ -202,7 +204,7 @@ class Hub:
 
         if connection is None:
             url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-            connection = psycopg.connect(url, autocommit=True)
+            connection = psycopg.connect(url, autocommit=True, application_name=LISTENER_NAME)
             connection.execute(f"LISTEN {CHANGES_CHANNEL}")
             self._publish(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
         notes = connection.notifies(timeout=NOTIFY_POLL_SECONDS, stop_after=1)

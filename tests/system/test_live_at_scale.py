@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
+from live.hub import LISTENER_NAME
 from tests.servers import GunicornServer
 from tests.system.phones import LiveStream, Phone, new_auruxxx_game
 
@@ -153,7 +154,7 @@ def listening_connections(engine: Engine) -> int:
     deadline = time.monotonic() + WAIT
     while True:
         with engine.connect() as connection:
-            count = int(connection.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")) or 0)
+            count = int(connection.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name"), {"name": LISTENER_NAME}) or 0)
         if count >= 2 or time.monotonic() > deadline:
             return count
         time.sleep(0.05)
