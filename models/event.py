@@ -1,7 +1,9 @@
 """The append-only history of a game: every tap at the table becomes one event."""
 
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,6 +20,8 @@ from models.game import Game
 from rules.history import Table, TableEvent, check, fold
 from rules.problems import Illegal
 
+HISTORIES_KEPT = 1024
+"""Games whose history a process keeps in memory: more than its phones have open at once."""
 APPEND_ATTEMPTS = 30
 """How often ``append_event`` retries when another phone took the same number."""
 BACKOFF_SECONDS = 0.002
@@ -103,12 +107,47 @@ def _announce(game_id: int) -> None:
         db.session.execute(text("SELECT pg_notify(:channel, :game)"), {"channel": CHANGES_CHANNEL, "game": str(game_id)})
 
 
+class _Histories:
+    """The histories this process read lately, so that a tap reads only the events it has not seen yet.
+
+    History is append-only and an event never changes once stored, so what was read stays
+    true; only events numbered after the newest one read can be new. A game is known by its
+    id and the moment it was created, which no other game (in another database) shares.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._read: OrderedDict[tuple[int, datetime], tuple[TableEvent, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def read(self, game: Game) -> list[TableEvent]:
+        """Return the game's events in order: those read before, and the newer ones from the database."""
+        key = (game.id, game.created_at)
+        with self._lock:
+            known = self._read.get(key, ())
+        after = known[-1].seq if known else 0
+        rows = db.session.execute(
+            select(Event.seq, Event.kind, Event.payload)
+            .where(Event.game_id == game.id, Event.seq > after)
+            .order_by(Event.seq)
+        )
+        events = known + tuple(TableEvent(seq, kind, payload) for seq, kind, payload in rows)
+        with self._lock:
+            current = self._read.get(key, ())
+            if len(events) >= len(current):
+                self._read[key] = events
+            self._read.move_to_end(key)
+            while len(self._read) > self.size:
+                self._read.popitem(last=False)
+        return list(events)
+
+
+_HISTORIES = _Histories(HISTORIES_KEPT)
+
+
 def history_of(game: Game) -> list[TableEvent]:
-    """Return a game's stored events in order, in the shape the rules fold."""
-    rows = db.session.execute(
-        select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id).order_by(Event.seq)
-    )
-    return [TableEvent(seq, kind, payload) for seq, kind, payload in rows]
+    """Return a game's stored events in order, in the shape the rules fold (read once per process, then only what is new)."""
+    return _HISTORIES.read(game)
 
 
 def table_of(game: Game) -> Table:

@@ -1,0 +1,59 @@
+"""A process keeps the histories it read and asks the database only for newer events: still always the whole truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import flask_migrate
+from flask import Flask
+from sqlalchemy import create_engine, insert, select
+
+from app import create_app
+from config import TestConfig
+from models import Event, Game, db, history_of
+from tests.web.states import start, tap
+
+
+def app_on(database: Path) -> Flask:
+    """Return a migrated app without CSRF checks on its own SQLite file."""
+    app = create_app(type("Own", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "WTF_CSRF_ENABLED": False}))
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def stored(app: Flask, token: str) -> list[tuple[int, str, dict[str, object]]]:
+    """Return a game's history as this process reads it: (number, kind, payload) per event."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        return [(event.seq, event.kind, dict(event.payload)) for event in history_of(game)]
+
+
+def test_an_event_stored_by_another_process_joins_the_history_read_before(tmp_path: Path) -> None:
+    app = app_on(tmp_path / "tischblock.db")
+    client = app.test_client()
+    token = start(client, "auruxxx")
+    tap(client, token, "pass", player="Anna", round="0")
+    assert stored(app, token) == [(1, "pass", {"round": 0, "player": "Anna"})]
+    other_process = create_engine(f"sqlite:///{tmp_path / 'tischblock.db'}")
+    with other_process.begin() as connection:
+        game_id = connection.scalar(select(Game.id).where(Game.token == token))
+        connection.execute(
+            insert(Event).values(game_id=game_id, seq=2, kind="pass", payload={"round": 0, "player": "Ben"}, idempotency_key="elsewhere")
+        )
+    other_process.dispose()
+    assert stored(app, token) == [(1, "pass", {"round": 0, "player": "Anna"}), (2, "pass", {"round": 0, "player": "Ben"})]
+    tap(client, token, "pass", player="Cleo", round="0")
+    assert [seq for seq, _, _ in stored(app, token)] == [1, 2, 3]
+
+
+def test_games_with_the_same_number_in_two_databases_keep_their_own_histories(tmp_path: Path) -> None:
+    first, second = app_on(tmp_path / "first.db"), app_on(tmp_path / "second.db")
+    tokens = []
+    for app, player in ((first, "Anna"), (second, "Ben")):
+        client = app.test_client()
+        tokens.append(start(client, "auruxxx"))
+        tap(client, tokens[-1], "pass", player=player, round="0")
+    assert stored(first, tokens[0]) == [(1, "pass", {"round": 0, "player": "Anna"})]
+    assert stored(second, tokens[1]) == [(1, "pass", {"round": 0, "player": "Ben"})]
