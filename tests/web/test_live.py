@@ -294,3 +294,18 @@ def test_pages_records_styles_and_scripts_are_compressed_but_never_the_stream(cl
     stream = client.get(f"/g/{token}/live?since=0", headers={"Accept-Encoding": "br, zstd"})
     assert "Content-Encoding" not in stream.headers
     assert stream.get_data(as_text=True).startswith("retry: 500")
+
+
+def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
+    token = crossed_twice(client)
+
+    def broken(app: Flask, address: str, language: str) -> tuple[int, str]:
+        raise RuntimeError("template trouble")
+
+    monkeypatch.setattr(views.live, "live_sheet", broken)
+    pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "fr"}))
+    assert pushed[1] == {"id": "2", "event": "changed", "data": "2"}
+    assert "could not be rendered" in caplog.text
