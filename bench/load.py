@@ -270,6 +270,15 @@ def report(name: str, steps: list[Step]) -> None:
             f"  bytes per tap answer (gzip): median {statistics.median(tap_bytes):.0f}; "
             f"per pushed update (gzip, on the stream): median {statistics.median(push_bytes):.0f}, max {max(push_bytes)}"
         )
+    measured = [step for step in steps if step.taps and step.others]
+    thousand = next((step for step in measured if step.tables * PHONES >= 1000), None)
+    if thousand is not None and push_bytes:
+        worst = max(statistics.median(step.others) / statistics.median(step.taps) for step in measured)
+        print(
+            f"  goals: 1,000 streams with tap p95 < {TAP_P95_GOAL_MS:.0f} ms: {percentile(thousand.taps, 0.95):.0f} ms at"
+            f" {thousand.tables * PHONES} streams; tap→others median ≤ 2× own tap: at most {worst:.2f}×;"
+            f" pushed update < 2 KB: at most {max(push_bytes)} B"
+        )
 
 
 def bench(name: str, database_url: str, folder: Path, steps: list[int], seconds: float, interval: float) -> None:

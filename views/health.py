@@ -1,15 +1,21 @@
-"""A health check for load balancers and uptime monitors: the app answers and its database does too."""
+"""A health check for load balancers and uptime monitors, and a plain "busy" when every database connection is taken."""
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
+from flask_babel import gettext
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
 from models import db
+from views.errors import http_error
 
 bp = Blueprint("health", __name__)
+
+BUSY_RETRY_SECONDS = 5
 
 
 @bp.get("/healthz")
@@ -26,3 +32,15 @@ def healthz() -> Response:
         response = jsonify(status="ok", database=True)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.app_errorhandler(PoolTimeout)
+def busy(error: PoolTimeout) -> Response:
+    """Answer 503 with Retry-After, not 500, when a request waited too long for a database connection.
+
+    That happens only when the server gets more work than it can do; the request changed nothing.
+    """
+    current_app.logger.warning("busy: no database connection came free in time (%s)", error)
+    answer = http_error(ServiceUnavailable(description=gettext("The server is very busy right now. Try again in a moment."), retry_after=BUSY_RETRY_SECONDS))
+    assert isinstance(answer, Response)
+    return answer

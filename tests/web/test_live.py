@@ -16,6 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, insert
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
 import views.live
@@ -309,3 +311,18 @@ def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "fr"}))
     assert pushed[1] == {"id": "2", "event": "changed", "data": "2"}
     assert "could not be rendered" in caplog.text
+
+
+def test_a_request_that_finds_no_free_database_connection_is_told_to_come_back(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server with more work than it can do answers 503 with Retry-After in words, never a 500."""
+    token = crossed_twice(client)
+
+    def pool_exhausted(*args: Any, **kwargs: Any) -> Any:
+        raise PoolTimeout("QueuePool limit reached")
+
+    monkeypatch.setattr(Session, "execute", pool_exhausted)
+    answer = client.get(f"/g/{token}", headers={"Accept-Language": "en"})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert "very busy" in answer.get_data(as_text=True)
