@@ -145,7 +145,7 @@ class RoundScore:
     happy_man: bool
     """Whether this player held the figure when the round ended."""
     halved: bool
-    """Whether the holder's round was halved: a sub of 0 or less never is, in either halving order."""
+    """Whether the holder's round was halved: in the net order a sub above 0, in the penalty order a penalty above 0."""
     points: HalfPoints
 
     @property
@@ -207,6 +207,13 @@ def score_player(
     >>> hm = Round(finisher="A", golden12=1, happy_man="B", hands={"B": Cards(numbers=(9, 8))})
     >>> score_player(hm, "B").points, score_player(hm, "B", HouseRules(rounding=Rounding.FLOOR)).points
     (17, 16)
+
+    Halving is a benefit: the net order leaves a sub of 0 or less whole, the penalty order
+    always halves the penalty (never negative), whatever the bonus:
+
+    >>> own = Round(finisher="A", golden12=2, happy_man="A", passes={"A": 1})
+    >>> score_player(own, "A").points / 2, score_player(own, "A", HouseRules(halving=Halving.PENALTY)).points / 2
+    (-5.0, -7.5)
     """
     is_finisher = player == round_.finisher
     hand = None if is_finisher else hand_points(round_.hand_of(player), house_rules)
@@ -217,12 +224,12 @@ def score_player(
     holds_figure = round_.happy_man == player
     points = whole(penalty + bonus)
     halved = False
-    if holds_figure and penalty + bonus > 0:
+    if holds_figure and house_rules.halving is Halving.NET and penalty + bonus > 0:
         halved = True
-        if house_rules.halving is Halving.NET:
-            points = _halve(penalty + bonus, house_rules.rounding)
-        else:
-            points = _halve(penalty, house_rules.rounding) + whole(bonus)
+        points = _halve(penalty + bonus, house_rules.rounding)
+    elif holds_figure and house_rules.halving is Halving.PENALTY and penalty > 0:
+        halved = True
+        points = _halve(penalty, house_rules.rounding) + whole(bonus)
     return RoundScore(
         hand=hand,
         passes=passes,

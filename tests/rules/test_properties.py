@@ -134,6 +134,34 @@ def test_halving_never_raises_a_round_score(raw: Record) -> None:
                         assert held <= without
 
 
+ALL_HOUSE_RULES = [
+    auruxxx.HouseRules(golden12_in_hand=golden12, two_in_hand=two, halving=halving, rounding=rounding)
+    for golden12 in auruxxx.GOLDEN12_IN_HAND_CHOICES
+    for two in auruxxx.TWO_IN_HAND_CHOICES
+    for halving in auruxxx.Halving
+    for rounding in auruxxx.Rounding
+]
+"""Every combination of house rules a table can choose."""
+
+
+@settings(max_examples=100, deadline=None)
+@given(auruxxx_records(min_rounds=1))
+def test_one_more_pass_cross_never_lowers_a_round_score(raw: Record) -> None:
+    """Under every house rule, with or without the figure, a player's extra cross never scores less."""
+    game = record.parse(raw)
+    assert isinstance(game, auruxxx.Game)
+    for rules in ALL_HOUSE_RULES:
+        for round_ in game.rounds:
+            for player in game.players:
+                if round_.passes_of(player) == auruxxx.MAX_PASSES:
+                    continue
+                for holder in {round_.happy_man, player}:
+                    before = replace(round_, happy_man=holder)
+                    after = replace(before, passes={**before.passes, player: before.passes_of(player) + 1})
+                    more, fewer = (auruxxx.score_player(r, player, rules).points for r in (after, before))
+                    assert more >= fewer
+
+
 @settings(max_examples=60, deadline=None)
 @given(complete_twelve_days_records())
 def test_day_points_handed_out_and_lost_make_all_day_cards(raw: Record) -> None:
