@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.points import HalfPoints, whole
-from rules.problems import N_, Problem, at, problem
+from rules.problems import N_, Problem, at, problem, quoted
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -442,7 +442,7 @@ def round_problems(
     known = set(players)
     if round_.finisher not in known:
         problems.append(
-            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=repr(round_.finisher))
+            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(round_.finisher))
         )
     problems += finisher_golden12_problems(at(place, "golden12"), round_.golden12)
     if round_.happy_man is None:
@@ -456,7 +456,7 @@ def round_problems(
             )
     elif round_.happy_man not in known:
         problems.append(
-            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=repr(round_.happy_man))
+            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(round_.happy_man))
         )
     for player, passes in round_.passes.items():
         if player not in known:

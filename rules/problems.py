@@ -68,12 +68,21 @@ def readable(text: str) -> str:
     return "".join(ascii(ch)[1:-1] if unicodedata.category(ch) in _UNSHOWN else ch for ch in cut)
 
 
+def quoted(text: str) -> str:
+    """Return an untrusted name in quotes, readable, for a message.
+
+    >>> quoted("Dora")
+    "'Dora'"
+    """
+    return f"'{readable(text)}'"
+
+
 def problem(place: str, template: str, /, **params: Param) -> Problem:
     """Return a problem; the values for the template's placeholders are given by name.
 
     A number too long to read is cut like any untrusted text.
 
-    >>> str(problem("players.0", N_("{name} is already a player"), name=repr("Anna")))
+    >>> str(problem("players.0", N_("{name} is already a player"), name=quoted("Anna")))
     "players.0: 'Anna' is already a player"
     >>> problem("passes", N_("got {got}"), got=10**60).message
     'got 1000000000000000000000000000000000000...'

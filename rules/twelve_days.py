@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.problems import N_, Problem, at, problem
+from rules.problems import N_, Problem, at, problem, quoted
 
 Claus = Literal["santa", "mrs_claus"]
 SANTA: Claus = "santa"
@@ -357,7 +357,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
     if isinstance(day, TakenDay):
         if day.taken_by is not None and day.taken_by not in known:
             problems.append(
-                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=repr(day.taken_by))
+                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=quoted(day.taken_by))
             )
         return problems
     played_place = at(place, "played")
@@ -386,7 +386,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
                 )
             )
         elif day.gift_to not in known:
-            problems.append(problem(gift_place, N_("{name} is not a player of this game"), name=repr(day.gift_to)))
+            problems.append(problem(gift_place, N_("{name} is not a player of this game"), name=quoted(day.gift_to)))
         elif day.gift_to == decision.winner:
             problems.append(
                 problem(

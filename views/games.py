@@ -109,7 +109,7 @@ class NewGameForm:
     def submitted(cls, kind: str) -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
-        names = [name.strip() for name in request.form.getlist("player")][: SEATS[kind]]
+        names = [record.trimmed_name(name) for name in request.form.getlist("player")][: SEATS[kind]]
         form.names = names + [""] * (SEATS[kind] - len(names))
         dealer = request.form.get("dealer", "0")
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < SEATS[kind] else 0
@@ -126,8 +126,10 @@ class NewGameForm:
         """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat."""
         verb, _, argument = action.partition(":")
         if verb == "add":
-            if argument and argument not in self.names and "" in self.names:
-                self.names[self.names.index("")] = argument[: record.MAX_NAME_LENGTH]
+            name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
+            seated = {record.same_name_key(seated) for seated in self.names if seated}
+            if name and record.same_name_key(name) not in seated and "" in self.names:
+                self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
             return

@@ -340,3 +340,42 @@ def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: Flas
     assert response.status_code == 422
     assert problems(response)[0].startswith("record: is not valid JSON")
     assert game_count(strict_app) == 0
+
+
+# --- Hostile records: ``score`` and the import answer alike -------------------------------------------
+
+HOSTILE_RECORDS = {
+    "a key given twice": '{"game": "auruxxx", "players": ["A", "B"], "house_rules": {"halving": "net", "halving": "penalty"}}',
+    "a list nested 985 deep": '{"game": "auruxxx", "players": ["A", "B"], "rounds": ' + "[" * 985 + "]" * 985 + "}",
+    "31,000 players": json.dumps({"game": "auruxxx", "players": list(range(31_000))}),
+    "a 100,000-character key": json.dumps({"game": "12days", "players": ["A", "B", "C"], "k" * 100_000: 1}),
+    "a 4,000-digit number": '{"game": "12days", "players": ["A", "B", "C"], "days": [{"played": {"A": ' + "7" * 4000 + ', "B": 1, "C": 2}}]}',
+    "the same name in other letters": json.dumps({"game": "auruxxx", "players": ["Anna", "ANNA", "\uff21nna"]}),
+    "a control character in a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben\u0007"]}),
+    "a space around a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben "]}),
+    "names with joiners and a no-break space": json.dumps(
+        {"game": "auruxxx", "players": ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc"]}
+    ),
+}
+"""Records from the audit of hostile input: each refused or accepted the same way."""
+
+
+@pytest.mark.parametrize("text", HOSTILE_RECORDS.values(), ids=HOSTILE_RECORDS.keys())
+def test_score_and_import_agree_on_every_hostile_record(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str
+) -> None:
+    """`score` exits 2 exactly when the import answers 422, with the same lines; otherwise both print the same record."""
+    outcome = cli_score(strict_runner, text)
+    response = import_json(strict_client, text)
+    assert "Traceback" not in outcome.output
+    if outcome.exit_code == 2:
+        assert response.status_code == 422
+        assert response.get_json() == {"problems": outcome.stderr.splitlines()}
+        assert all(len(line) < 200 for line in outcome.stderr.splitlines())
+        assert game_count(strict_app) == 0 and event_count(strict_app) == 0
+    else:
+        assert outcome.exit_code == 0, outcome.output
+        assert response.status_code == 201
+        exported = strict_client.get(f"/g/{token_from(response.headers['Location'])}/record.json")
+        assert exported.get_data(as_text=True) == outcome.stdout
+
