@@ -304,6 +304,30 @@ def _auruxxx_round(reader: _Reader, place: str, value: JSON, players: tuple[str,
     return auruxxx.Round(finisher=finisher, golden12=golden12, happy_man=holder, passes=passes, hands=hands)
 
 
+def _auruxxx_open_round(
+    reader: _Reader, value: JSON, players: tuple[str, ...], holder_before: str | None
+) -> auruxxx.RoundInProgress | None:
+    """Return what was tapped of the round being played; every key is optional, and null means not known yet."""
+    place = "open_round"
+    raw = reader.object(place, value, required=(), optional=("finisher", "golden12", "happy_man", "passes", "hands"))
+    if raw is None:
+        return None
+    ok_holder, holder = True, holder_before
+    if "happy_man" in raw:
+        ok_holder, holder = reader.player_ref(at(place, "happy_man"), raw["happy_man"], players, nullable=True)
+    ok_finisher, finisher = reader.player_ref(at(place, "finisher"), raw.get("finisher"), players, nullable=True)
+    golden12 = None if raw.get("golden12") is None else reader.integer(at(place, "golden12"), raw["golden12"])
+    passes = reader.mapping(at(place, "passes"), raw.get("passes", {}), players, reader.integer)
+
+    def read_hand(hand_place: str, hand: JSON) -> auruxxx.Hand | None:
+        return read_auruxxx_hand(reader, hand_place, hand)
+
+    hands: dict[str, auruxxx.Hand] | None = reader.mapping(at(place, "hands"), raw.get("hands", {}), players, read_hand)
+    if not (ok_holder and ok_finisher) or passes is None or hands is None:
+        return None
+    return auruxxx.RoundInProgress(happy_man=holder, passes=passes, finisher=finisher, golden12=golden12, hands=hands)
+
+
 def read_auruxxx_round(value: JSON, players: tuple[str, ...], place: str = "round") -> auruxxx.Round:
     """Return a round given as JSON (as in a record), or raise Illegal with its problems."""
     reader = _Reader()
@@ -324,7 +348,7 @@ def read_auruxxx_hand_json(value: JSON, place: str = "hand") -> auruxxx.Hand:
 
 def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None:
     """Return an AURUXXX game from a record whose top level was checked."""
-    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "result"))
+    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "open_round", "result"))
     players = _players(reader, raw, auruxxx.MAX_PLAYERS, auruxxx.player_count_problems)
     house_rules = _auruxxx_house_rules(reader, raw.get("house_rules", {}))
     rounds_raw = raw.get("rounds", [])
@@ -333,10 +357,14 @@ def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None
         return None
     if players is None or house_rules is None:
         return None
-    rounds = [_auruxxx_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
+    read = [_auruxxx_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
+    rounds = tuple(r for r in read if r is not None)
+    open_round = None
+    if "open_round" in raw:
+        open_round = _auruxxx_open_round(reader, raw["open_round"], players, auruxxx.figure_holder(rounds))
     if reader.problems:
         return None
-    return auruxxx.Game(players=players, house_rules=house_rules, rounds=tuple(r for r in rounds if r is not None))
+    return auruxxx.Game(players=players, house_rules=house_rules, rounds=rounds, open_round=open_round)
 
 
 def serialise_auruxxx_hand(hand: auruxxx.Hand) -> dict[str, JSON]:
@@ -364,10 +392,21 @@ def serialise_auruxxx_round(round_: auruxxx.Round, players: tuple[str, ...]) -> 
     }
 
 
+def _serialise_auruxxx_open_round(so_far: auruxxx.RoundInProgress, players: tuple[str, ...]) -> dict[str, JSON]:
+    """Return the round being played as the record writes it: every player's crosses, the hands counted so far."""
+    written: dict[str, JSON] = {}
+    if so_far.finisher is not None:
+        written |= {"finisher": so_far.finisher, "golden12": so_far.golden12}
+    written["happy_man"] = so_far.happy_man
+    written["passes"] = {p: so_far.passes.get(p, 0) for p in players}
+    written["hands"] = {p: serialise_auruxxx_hand(so_far.hands[p]) for p in players if p in so_far.hands}
+    return written
+
+
 def _serialise_auruxxx(game: auruxxx.Game) -> dict[str, JSON]:
-    """Return an AURUXXX game in its normalised form."""
+    """Return an AURUXXX game in its normalised form; a round being played only once something happened in it."""
     rules = game.house_rules
-    return {
+    written: dict[str, JSON] = {
         "game": AURUXXX,
         "players": list(game.players),
         "house_rules": {
@@ -378,6 +417,10 @@ def _serialise_auruxxx(game: auruxxx.Game) -> dict[str, JSON]:
         },
         "rounds": [serialise_auruxxx_round(r, game.players) for r in game.rounds],
     }
+    so_far = game.open_round
+    if so_far is not None and not so_far.is_blank(auruxxx.figure_holder(game.rounds)):
+        written["open_round"] = _serialise_auruxxx_open_round(so_far, game.players)
+    return written
 
 
 def _auruxxx_result(game: auruxxx.Game) -> dict[str, JSON]:
@@ -465,9 +508,22 @@ def read_twelve_days_hand(value: JSON, place: str = "hand") -> tuple[twelve_days
     return parsed
 
 
+def _twelve_days_open_day(reader: _Reader, value: JSON, players: tuple[str, ...]) -> twelve_days.DayInProgress | None:
+    """Return the cards revealed so far on the day being played."""
+    raw = reader.object("open_day", value, required=("played",))
+    if raw is None or "played" not in raw:
+        return None
+
+    def read_card(card_place: str, card: JSON) -> twelve_days.Card | None:
+        return _read_card(reader, card_place, card)
+
+    played: dict[str, twelve_days.Card] | None = reader.mapping("open_day.played", raw["played"], players, read_card)
+    return None if played is None else twelve_days.DayInProgress(played=played)
+
+
 def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Game | None:
     """Return a 12 Days game from a record whose top level was checked."""
-    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "hands", "result"))
+    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "open_day", "hands", "result"))
     variant_name = reader.choice("variant", raw.get("variant", twelve_days.STANDARD.name), tuple(twelve_days.VARIANTS))
     if variant_name is None:
         most = max(v.max_players for v in twelve_days.VARIANTS.values())
@@ -484,6 +540,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
     if players is None or variant_name is None:
         return None
     days = [_twelve_days_day(reader, at("days", i), d, players) for i, d in enumerate(days_raw)]
+    open_day = _twelve_days_open_day(reader, raw["open_day"], players) if "open_day" in raw else None
     hands = None
     if raw.get("hands") is not None:
         def read_hand(hand_place: str, hand: JSON) -> tuple[twelve_days.Card, ...] | None:
@@ -497,6 +554,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
         variant=twelve_days.find_variant(variant_name),
         days=tuple(d for d in days if d is not None),
         hands=hands,
+        open_day=open_day,
     )
 
 
@@ -511,13 +569,16 @@ def serialise_twelve_days_day(day: twelve_days.Day, players: tuple[str, ...]) ->
 
 
 def _serialise_twelve_days(game: twelve_days.Game) -> dict[str, JSON]:
-    """Return a 12 Days game in its normalised form."""
+    """Return a 12 Days game in its normalised form; a day being played only once a card is revealed."""
     written: dict[str, JSON] = {
         "game": TWELVE_DAYS,
         "variant": game.variant.name,
         "players": list(game.players),
         "days": [serialise_twelve_days_day(d, game.players) for d in game.days],
     }
+    if game.open_day is not None and game.open_day.played:
+        played = game.open_day.played
+        written["open_day"] = {"played": {p: played[p] for p in game.players if p in played}}
     if game.hands is not None:
         written["hands"] = {p: list(game.hands[p]) for p in game.players if p in game.hands}
     return written
@@ -560,7 +621,7 @@ def parse(raw: JSON) -> Record:
     reader = _Reader()
     top = reader.object(
         "", raw, required=("game", "players"),
-        optional=("house_rules", "rounds", "variant", "days", "hands", "result"),
+        optional=("house_rules", "rounds", "open_round", "variant", "days", "open_day", "hands", "result"),
     )
     if top is None:
         raise Illegal(reader.problems)

@@ -118,3 +118,15 @@ def test_a_key_given_twice_exits_2_naming_it(runner: FlaskCliRunner) -> None:
     assert outcome.exit_code == 2
     assert outcome.stderr.splitlines() == ["rounds[0].passes.Anna: is given twice in one object"]
 
+
+def test_score_keeps_and_checks_the_round_being_played(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """An ``open_round`` is printed back normalised and scores nothing; a 4th cross in it is refused."""
+    running = {**AURUXXX_EXAMPLE, "open_round": {"happy_man": "Anna", "passes": {"Cleo": 1}}}
+    outcome = score(runner, running, tmp_path)
+    assert outcome.exit_code == 0, outcome.output
+    printed = json.loads(outcome.stdout)
+    assert printed["open_round"] == {"happy_man": "Anna", "passes": {"Anna": 0, "Ben": 0, "Cleo": 1}, "hands": {}}
+    assert printed["result"]["totals"] == {"Anna": 32, "Ben": 0, "Cleo": 41}
+    outcome = score(runner, {**running, "open_round": {"passes": {"Cleo": 4}}}, tmp_path)
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == ["open_round.passes.Cleo: at most 3 passes per round (got 4)"]

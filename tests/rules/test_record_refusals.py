@@ -369,3 +369,64 @@ def test_echoed_keys_names_and_numbers_are_cut_to_a_sane_length() -> None:
     assert golden == ["rounds[0].golden12: the deck has only 5 Golden 12 (got " + "9" * 37 + "...)"]
     assert all(len(line) < 120 for line in problems + golden)
 
+
+# --- A game exported in the middle of a round or day -------------------------------------------
+
+
+def test_an_open_round_is_read_and_scores_nothing() -> None:
+    """The round being played comes back as it was, normalised, and the result counts only finished rounds."""
+    open_round = {"happy_man": "Cleo", "passes": {"Anna": 2}, "finisher": "Ben", "golden12": 2, "hands": {"Anna": {"points": 7}}}
+    scored = record.scored(record.parse(auruxxx(round_(hands={"Anna": {"points": 4}}), open_round=open_round)))
+    assert scored["open_round"] == {
+        "finisher": "Ben", "golden12": 2, "happy_man": "Cleo",
+        "passes": {"Anna": 2, "Ben": 0, "Cleo": 0}, "hands": {"Anna": {"points": 7}},
+    }
+    assert scored["result"]["totals"] == {"Anna": 4, "Ben": -5, "Cleo": 0}
+    assert "open_round" not in record.scored(record.parse(auruxxx(open_round={"passes": {"Anna": 0}})))
+
+
+def test_an_open_round_keeps_the_limits_of_a_finished_round() -> None:
+    """Crosses, the figure, the finisher, hands and the deck are checked as in a finished round, so far."""
+    assert refused(auruxxx(open_round={"passes": {"Dora": 1}})) == [
+        "open_round.passes.Dora: 'Dora' is not a player of this game"
+    ]
+    assert refused(auruxxx(round_(happy_man="Anna"), open_round={"happy_man": None, "passes": {"Ben": 4}})) == [
+        "open_round.happy_man: the Happy-Man figure never goes back to nobody (Anna holds it)",
+        "open_round.passes.Ben: at most 3 passes per round (got 4)",
+    ]
+    assert refused(auruxxx(open_round={"hands": {"Anna": {"points": 3}}})) == [
+        "open_round.hands: hands are counted once the finisher is known"
+    ]
+    assert refused(auruxxx(open_round={"finisher": "Ben"})) == ["open_round.golden12: is required"]
+    assert refused(auruxxx(open_round={"finisher": "Ben", "golden12": 4, "hands": {"Anna": {"golden12": 2}, "Ben": {}}})) == [
+        "open_round.hands.Ben: the finisher has no hand left to count",
+        "open_round.golden12: only 5 Golden 12 are in the deck, but the finisher's 4 and those in hands make 6",
+    ]
+    assert refused(auruxxx(open_round={"finisher": "Ben", "golden12": 1, "hands": {"Anna": {}, "Cleo": {}}})) == [
+        "open_round: every hand is counted, so this round has ended: it belongs in rounds"
+    ]
+    assert refused(auruxxx(round_(), round_(), round_(), open_round={})) == ["open_round: all 3 rounds are finished"]
+    assert refused(auruxxx(open_round={"colour": "red"})) == ["open_round.colour: unknown key"]
+
+
+def test_an_open_day_is_read_and_keeps_the_limits_of_a_finished_day() -> None:
+    """Cards revealed so far come back; a finished day, strangers, deck limits and a day after the last are refused."""
+    scored = record.scored(record.parse(twelve_days({"taken_by": "A"}, open_day={"played": {"C": 5, "A": "santa"}})))
+    assert scored["open_day"] == {"played": {"A": "santa", "C": 5}}
+    assert scored["result"]["day_points"] == {"A": 1, "B": 0, "C": 0}
+    waiting_for_the_gift = {"played": {"A": "santa", "B": 3, "C": 7}}
+    assert record.scored(record.parse(twelve_days(open_day=waiting_for_the_gift)))["open_day"] == waiting_for_the_gift
+    assert refused(twelve_days(open_day={"played": {"A": 2, "B": 2, "C": 2}})) == [
+        "open_day.played: the deck has 2 of card 2, but this day shows 3"
+    ]
+    assert refused(twelve_days(open_day={"played": {"A": 1, "B": 2, "C": 3}})) == [
+        "open_day: every player has revealed a card, so this day has ended: it belongs in days"
+    ]
+    assert refused(twelve_days(open_day={"played": {"D": 1}})) == ["open_day.played.D: 'D' is not a player of this game"]
+    assert refused(twelve_days(open_day={"played": {"A": 13}})) == [
+        "open_day.played.A: gift cards in 12 Days go from 1 to 12 (got 13)"
+    ]
+    assert refused(twelve_days(*[{"taken_by": "A"}] * 8, variant="8nights", open_day={"played": {}})) == [
+        "open_day: all 8 days are finished"
+    ]
+    assert refused(auruxxx(open_day={"played": {}})) == ["open_day: unknown key"]
