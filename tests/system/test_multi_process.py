@@ -211,3 +211,36 @@ def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None
     log = server.log_text()
     assert token not in log
     assert "/g/…/pass" in log and "/g/…/record.json" in log
+
+
+def test_six_undos_naming_the_same_change_at_once_undo_exactly_one(server: GunicornServer, engine: Engine) -> None:
+    """Issue 12, item 13: six phones tap undo at once; undos naming no change store nothing, six naming one undo it once."""
+    players = SIX[:3]
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, players)
+    for name in players:
+        assert host.post(f"/g/{token}/pass", {"round": 0, "player": name}).status_code == STORED
+    phones = [Phone(server.base) for _ in range(6)]
+    named = set()
+    for phone in phones:
+        button = re.search(r'name="event" value="(\d+)"', phone.get(f"/g/{token}").text)
+        assert button is not None
+        named.add(button.group(1))
+    assert named == {"3"}
+
+    def undo(form: dict[str, str]) -> Callable[[int, threading.Barrier], int]:
+        def tap(index: int, barrier: threading.Barrier) -> int:
+            barrier.wait()
+            return phones[index].post(f"/g/{token}/undo", form).status_code
+
+        return tap
+
+    assert at_once(len(phones), undo({})) == [REFUSED] * len(phones)
+    assert [event.kind for event in stored_events(engine, token)] == ["pass"] * 3
+    statuses = Counter(at_once(len(phones), undo({"event": "3"})))
+    assert statuses[STORED] == 1 and statuses[STORED] + statuses[REFUSED] + statuses[409] == len(phones), statuses
+    undos = [event.payload for event in stored_events(engine, token) if event.kind == "undo"]
+    assert undos == [{"event": 3}]
+    assert host.get(f"/g/{token}/record.json").status_code == 200
+    no_server_errors(server)
+
