@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, g, request, session
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
-from models import Game, StaleError, append_event, db
+from models import Game, KeyReusedError, StaleError, append_event, db
 from rules.history import TableEvent, changed_since
 from rules.problems import Illegal, Problem
 
@@ -174,10 +174,13 @@ def record_tap(
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
-    field each. ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
+    field each. A form whose key already recorded a different change is refused too.
+    ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
     """
     try:
         append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
+    except KeyReusedError:
+        return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
         players = game.player_names
         refusals = []

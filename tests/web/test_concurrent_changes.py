@@ -1,6 +1,6 @@
-"""Phones changing one game at once: corrections know what they were based on.
+"""Phones changing one game at once: corrections know what they were based on, keys name one change.
 
-Issue 12, items 9 and 10 (items 11 and 13 are proved next to the sheets' own tests, and
+Issue 12, items 9, 10 and 12 (items 11 and 13 are proved next to the sheets' own tests, and
 six undos at once in tests/system).
 """
 
@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from models import Event, Game, db
-from tests.web.states import auruxxx_round_finished, tap, twelve_days_day_finished
+from tests.web.states import auruxxx_round_finished, start, tap, twelve_days_day_finished
 
 EN = {"Accept-Language": "en"}
 
@@ -90,3 +90,15 @@ def test_only_changes_to_that_round_or_day_make_a_correction_stale(plain_app: Fl
     assert plain_client.post(f"/g/{token}/{route}", data={**other, "seen": seen}).status_code == 409
     assert stored(plain_app, token) == before
 
+
+def test_reusing_an_idempotency_key_with_different_content_is_refused(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Item 12: a key that recorded a cross for Anna refuses a cross for Ben (422), but the same cross again counts once."""
+    token = start(plain_client, "auruxxx")
+    tap(plain_client, token, "pass", round="0", player="Anna", key="tap-1")
+    reused = plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben", "key": "tap-1"}, headers=EN)
+    assert reused.status_code == 422
+    assert "This form was already sent once with other entries. Reload the page and enter it again." in message(reused)
+    other_kind = plain_client.post(f"/g/{token}/happy-man", data={"round": "0", "player": "Anna", "key": "tap-1"})
+    assert other_kind.status_code == 422
+    tap(plain_client, token, "pass", round="0", player="Anna", key="tap-1")
+    assert stored(plain_app, token) == [(1, "pass", {"round": 0, "player": "Anna"})]
