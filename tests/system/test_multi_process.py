@@ -273,3 +273,15 @@ def test_a_percent_encoded_game_address_never_shows_its_token_in_the_access_log(
     assert '"GET /%67/… HTTP/1.1" 200' in log and '"GET /%67/…/record.json HTTP/1.1" 200' in log
     no_server_errors(server)
 
+
+def test_gunicorn_closes_the_connection_after_refusing_a_large_body(server: GunicornServer) -> None:
+    """Issue 12, item 16: a body over the limit gets 413 with ``Connection: close``, and the connection does close."""
+    head = (
+        "POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {4 * 1024 * 1024}\r\n\r\n"
+    )
+    answer = raw_request(server, head, b"[" * 1024)
+    status, _, rest = answer.partition(b"\r\n")
+    headers = rest.split(b"\r\n\r\n", 1)[0].decode().lower().splitlines()
+    assert status.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert "connection: close" in headers

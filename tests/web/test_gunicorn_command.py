@@ -13,6 +13,7 @@ def test_gunicorn_runs_threaded_workers_without_a_control_socket() -> None:
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
     assert argv[argv.index("--logger-class") + 1] == "gunicorn_logging.RedactingLogger"
+    assert argv[argv.index("--config") + 1] == "python:gunicorn_hooks"
 
 
 def test_redact_hides_every_game_token_and_nothing_else() -> None:

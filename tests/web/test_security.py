@@ -417,3 +417,54 @@ def test_the_app_log_never_names_a_game_token(app: Flask, caplog: pytest.LogCapt
         app.logger.error("Exception on %s [%s]", "/g/SecretToken_123/pass", "POST")
     assert "SecretToken_123" not in caplog.text
     assert "/g/…/pass" in caplog.text
+
+
+# --- Caches, HTTPS and refused bodies ------------------------------------------------------------
+
+
+def shows_a_token(response: TestResponse, games: dict[str, Tokens]) -> bool:
+    """Return whether a response's body or headers show any game's edit or read-only token."""
+    text = response.get_data(as_text=True) + "\n".join(f"{name}: {value}" for name, value in response.headers.items())
+    return any(token in text for game in games.values() for token in (game.edit, game.read))
+
+
+def test_every_response_that_carries_a_token_is_never_stored(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """Issue 12, item 16: sheets, fragments, history, join page, record, live stream and redirects to a game say ``no-store``."""
+    client = secure_app.test_client()
+    game = clone(secure_app, games["auruxxx-fresh"].id)
+    record_text = client.get(f"/g/{game.edit}/record.json").get_data(as_text=True)
+    answers: list[tuple[str, TestResponse]] = [(path, client.get(path, headers=headers)) for path, headers in every_page(secure_app, games)]
+    answers += [
+        ("record", client.get(f"/g/{game.read}/record.json")),
+        ("live", client.get(f"/g/{game.read}/live")),
+        ("tap", client.post(f"/g/{game.edit}/pass", data={"player": "Anna", "round": "0"})),
+        ("new game", client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"})),
+        ("new game, htmx", client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}, headers=HTMX)),
+        ("import", client.post("/import", data=record_text, content_type="application/json")),
+        ("language", client.get(f"/lang/en?next=/g/{game.edit}")),
+    ]
+    carrying = [(name, answer) for name, answer in answers if shows_a_token(answer, games) or "/g/" in answer.headers.get("Location", "")]
+    assert len(carrying) > 50
+    for name, answer in carrying:
+        assert answer.headers.get("Cache-Control") == "no-store", (name, answer.status_code, answer.headers.get("Cache-Control"))
+    assert "no-store" not in client.get("/faq/auruxxx").headers.get("Cache-Control", "")
+
+
+def test_hsts_is_sent_only_when_served_over_https(secure_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12, item 16: ``SESSION_COOKIE_SECURE=1`` (the app behind HTTPS) adds Strict-Transport-Security to every answer."""
+    client = secure_app.test_client()
+    assert "Strict-Transport-Security" not in client.get("/").headers
+    monkeypatch.setitem(secure_app.config, "SESSION_COOKIE_SECURE", True)
+    for path in ("/", "/faq", "/g/no-such-game"):
+        assert client.get(path).headers.get("Strict-Transport-Security") == "max-age=31536000", path
+
+
+def test_a_refused_large_body_closes_the_connection(secure_app: Flask) -> None:
+    """Issue 12, item 16: a 413 says ``Connection: close``, so its unread body is never read as the next request."""
+    client = secure_app.test_client()
+    too_large = b"x" * (int(secure_app.config["MAX_CONTENT_LENGTH"]) + 1)
+    for content_type in ("application/json", "application/x-www-form-urlencoded"):
+        response = client.post("/import", data=too_large, content_type=content_type)
+        assert response.status_code == 413
+        assert response.headers.get("Connection") == "close"
+
