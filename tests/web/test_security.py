@@ -11,8 +11,10 @@ import json
 import logging
 import re
 import string
+import time
 
 import flask_migrate
+import itsdangerous
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -468,3 +470,28 @@ def test_a_refused_large_body_closes_the_connection(secure_app: Flask) -> None:
         assert response.status_code == 413
         assert response.headers.get("Connection") == "close"
 
+
+# --- CSRF tokens -----------------------------------------------------------------------------------
+
+
+def test_csrf_tokens_do_not_expire_under_a_sheet_left_open_for_an_hour(
+    strict_app: Flask, strict_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12, item 17: a tap from a sheet rendered two hours ago counts; the token is bound to the session instead."""
+    assert strict_app.config["WTF_CSRF_TIME_LIMIT"] is None
+    form = strict_client.get("/new/auruxxx").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert csrf
+    started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
+    assert started.status_code == 303
+    sheet_path = started.headers["Location"]
+    two_hours_ago = int(time.time()) - 2 * 60 * 60
+    with monkeypatch.context() as then:
+        then.setattr(itsdangerous.timed.TimestampSigner, "get_timestamp", lambda self: two_hours_ago)
+        sheet = strict_client.get(sheet_path).get_data(as_text=True)
+    old = re.search(r'name="csrf_token" value="([^"]+)"', sheet)
+    assert old
+    signed_at = itsdangerous.URLSafeTimedSerializer(strict_app.secret_key, salt="wtf-csrf-token").loads(old.group(1), return_timestamp=True)[1]
+    assert time.time() - signed_at.timestamp() > 60 * 60
+    tapped = strict_client.post(f"{sheet_path}/pass", data={"player": "Anna", "round": "0", "csrf_token": old.group(1)})
+    assert tapped.status_code == 303, tapped.get_data(as_text=True)[-500:]
