@@ -97,7 +97,8 @@ class Section:
         self.lang = lang
         self.entries = list(entries)
         texts = [(e.question, " ".join(e.keywords), e.answer, e.details) for e in self.entries]
-        content = {w for text in texts for column in text for w in words(column, lang) if meaningful(w, lang)}
+        written = [text for e in self.entries for text in (e.question, *e.keywords, e.answer, e.details)]
+        content = {w for text in written for w in words(text, lang) if meaningful(w, lang)}
         self.columns = [
             [tokens(column, lang) for column in text]
             + [[t for w in words(" ".join(text), lang) for part in self._compound_parts(w, content) for t in tokens(part, lang)]]
@@ -156,15 +157,16 @@ class Section:
     def resolve(self, word: str) -> frozenset[str]:
         """Return the terms that stand for one query word.
 
-        A known word stands for its lexicon stems. An unknown word that begins an index token
-        is still being typed and stands for every token it begins. Any other word stands for the
-        known word it extends by an ending, the known words it is compounded of, and the known
-        words one typo away.
+        A known word stands for its token. An unknown word that begins an index token may still
+        be being typed: it stands for every token it begins and for the known words one letter
+        longer ("weihnachtsman" begins "Weihnachtsmann", which means Santa). Any other unknown
+        word stands for the known word it extends by an ending, the known words it is compounded
+        of, and the known words one typo away.
         """
         if word in self.lexicon:
             return frozenset({self.lexicon[word]})
         if self.has_prefix(word):
-            return frozenset({word + PREFIX})
+            return frozenset({word + PREFIX} | {self.lexicon[other] for other in self.typo_of(word) if other.startswith(word)})
         terms = {word}
         for cut in range(len(word) - 1, max(MIN_STEM_LENGTH, len(word) - MAX_ENDING) - 1, -1):
             if word[:cut] in self.lexicon:

@@ -29,15 +29,20 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"happy[\s-]*m[ae]n+", "happyman"),
     (r"golden(?:e|en)?[\s-]*(?:12|zwoe?lf|zwoe?lfen|twelve)s?", "golden12"),
     (r"\bg[\s-]?12\b", "golden12"),
+    (r"\bpick(?:s|ed|ing)?[\s-]+up\b", "draw"),
     (r"\b(?:2|zwei|two)[\s-]*(?:ziehen|zieh|draw)\b|\bzieh[\s-]*(?:2|zwei)\b|\bdraw[\s-]*(?:2|two)\b|\+2", "drawtwo"),
     (r"\b2er\b|\bzweier\b", "drawtwo"),
     (r"mrs\.?[\s-]*claus|frau[\s-]*claus|mrs\.?[\s-]*santa|missis[\s-]*claus", "mrsclaus"),
-    (r"santa[\s-]*claus|weihnachtsmann|nikolaus", "santa"),
+    (r"santa[\s-]*claus", "santa"),
     (r"\b(?:8|eight|acht)[\s-]*(?:nights|nae?chte|nacht)\b", "8nights"),
     (r"\b(?:8|eight|acht)[\s-]*(?:players|spieler)\b", "8players"),
-    (r"\b50er\b|\bfue?nfziger\b|\bfifty\b", "50"),
     (r"\bday[\s-]*cards?\b|\btages[\s-]*karten?\b|\bholiday[\s-]*cards?\b", "tageskarte"),
-    (r"\bauf[\s-]+einmal\b|\bzugleich\b|\bat[\s-]+(?:the[\s-]+)?same[\s-]+time\b|\bat[\s-]+once\b|\bsimultaneous(?:ly)?\b", "gleichzeitig"),
+    (r"\bauf[\s-]+einmal\b|\bat[\s-]+(?:the[\s-]+)?same[\s-]+time\b|\bat[\s-]+once\b", "gleichzeitig"),
+    (r"\bcard[\s-]*blessing\b", "kartensegen"),
+    (r"\bcard[\s-]*swap\b", "kartentausch"),
+    (r"\bquick[\s-]*mode\b", "schnellmodus"),
+    (r"\bhouse[\s-]*rules?\b", "hausregel"),
+    (r"\bhand[\s-]*bonus\b", "handbonus"),
     (r"\b12[\s-]*days\b", " "),
     (r"\bwieviel", "wie viel"),
     *((rf"\bzu[\s-]+{word}\b", f"{number} personen")
@@ -52,15 +57,15 @@ SYNONYMS: tuple[tuple[str, ...], ...] = tuple(
         "beenden beende beendet ausgehen rausgehen raus fertig finish finisher finished finishing out",
         "strafpunkte minuspunkte penalty strafe",
         "halbieren halbiert halbe halb halfte halve halves halving half",
-        "ziehen nachziehen draw draws drawing",
-        "ablegen legen lay laying play ausspielen hauen schmeissen",
+        "ziehen nachziehen nachnehmen gezogen draw draws drawing drew drawn",
+        "ablegen legen gelegt abgelegt lay laying laid play put puts ausspielen ausgespielt hauen schmeissen",
         "gewinnt gewinnen gewonnen gewinner sieger win wins won winner winning siegt",
         "gleichstand unentschieden tie ties tied gleichauf",
         "topf pott jackpot pot",
         "verschenken schenken geschenk gift gifts give gives schenkt",
         "mehrheit meiste meisten most majority majorities",
         "ruckgangig undo zuruck",
-        "korrigieren korrektur korrigiert correct correction fix falsch wrong vertippt",
+        "korrigieren korrektur korrigiert correct correction fix falsch wrong vertippt fehler mistake mistakes",
         "handkarten hand blatt",
         "zahlt wert worth value values count counts score scores wertung",
         "figur figure",
@@ -80,6 +85,17 @@ SYNONYMS: tuple[tuple[str, ...], ...] = tuple(
         "punkte punkt points point",
         "tag tage day days",
         "viel viele vielen many much",
+        "santa weihnachtsmann nikolaus",
+        "gleichzeitig zugleich simultaneous simultaneously",
+        "50 50er funfziger fifty",
+        "anfang beginn begin beginning start",
+        "behalten zuruckhalten keep",
+        "ende schluss end",
+        "ausweichen umgehen vermeiden avoid dodge",
+        "eintragen eingeben eintippen notieren erfassen enter input",
+        "schnellmodus schnell schneller quick fast faster",
+        "gesamt insgesamt overall total",
+        "alle jeder jede everyone everybody all",
     )
 )
 """Words a player may use for the same thing, in either language: each group is one token, named by its first word."""
@@ -88,12 +104,12 @@ STOPWORDS = frozenset(
     """
     a an and are as at be by can could do does for from get got how i if in is it me my of on or so that the
     then this to was what when where which who why will with you your
-    ab aber alle als am an auch auf aus bei bin bis da dann darf das dass dem den der des die dir du durch
+    ab aber als am an auch auf aus bei bin bis da dann darf das dass dem den der des die dir du durch
     ein eine einem einen einer es fur gibt hab habe hat hatte ich ihr im in ist ja jetzt kann konnen man mich
     mir mit muss nach nicht noch nur ob oder sich sie sind so soll um und uns was weil wenn wer wie wieso wir
     wird zu zum zur
-    er ne ner nen nem nes eig eigentlich mal denn halt eh hin
-    we us our they their now just its im there
+    er ne ner nen nem nes eig eigentlich mal denn halt eh hin geht gehts gibts
+    we us our they their now just its im there happen happens happened have has had been into than too very
     """.split()
 )
 """Words that say nothing about which answer is meant, in either language (written folded, without umlauts)."""

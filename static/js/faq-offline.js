@@ -94,7 +94,10 @@
     // The terms that stand for one query word, as Section.resolve decides them.
     function resolve(word) {
       if (lexicon.has(word)) return [lexicon.get(word)];
-      if (hasPrefix(word)) return [word + PREFIX];
+      if (hasPrefix(word)) {
+        const completions = typoOf(word).filter((other) => other.startsWith(word)).map((other) => lexicon.get(other));
+        return [...new Set([word + PREFIX, ...completions])].sort();
+      }
       const terms = new Set([word]);
       for (let cut = word.length - 1; cut >= Math.max(limits.minStemLength, word.length - limits.maxEnding); cut -= 1) {
         if (lexicon.has(word.slice(0, cut))) {

@@ -91,6 +91,28 @@ def test_zieh_2_variants_in_english(real: Index) -> None:
     assert "draw-two-card" in ids(real, "someone played a draw two", lang="en")
 
 
+# --- stemming -------------------------------------------------------------------------------------------
+
+
+def test_each_language_is_stemmed_by_its_own_snowball_stemmer() -> None:
+    assert stem("beendet", "de") == stem("beenden", "de") == "beend"
+    assert stem("played", "en") == stem("playing", "en") == "play"
+    assert stem("halving", "en") == stem("halves", "en") == "halv"
+
+
+def test_english_words_keep_their_ue() -> None:
+    """Only German writes ü as ue: "blue" stays "blue" in English, and "Rueckgaengig" is "rückgängig" in German."""
+    assert fold("blue true queue", "en") == "blue true queue"
+    assert stem("blue", "en") == "blue" and "blue" in tokens("The blue cards", "en")
+    assert fold("Rueckgaengig", "de") == fold("Rückgängig", "de") == "ruckgangig"
+
+
+def test_word_forms_in_english_match() -> None:
+    index = Index([english("halve", "Who may halve a round?"), english("other", "Who deals the cards?")])
+    assert ids(index, "halving", lang="en") == ["halve"]
+    assert ids(index, "halved", lang="en") == ["halve"]
+
+
 # --- synonyms ----------------------------------------------------------------------------------------
 
 
@@ -108,6 +130,14 @@ def test_synonyms_beenden_finds_ausgehen() -> None:
 def test_synonyms_strafpunkte_finds_minuspunkte() -> None:
     index = Index([entry("minus", "Wann gibt es Minuspunkte?"), entry("other", "Wer gibt die Karten?")])
     assert ids(index, "Strafpunkte") == ["minus"]
+
+
+def test_synonyms_bridge_the_languages() -> None:
+    """A German word finds an English entry and the other way round, as players mix them at the table."""
+    index = Index([entry("pass", "Wie oft darf ich passen?"), entry("other", "Wer gibt die Karten?"),
+                   english("santa", "What is Santa worth?"), english("deal", "Who deals the cards?")])
+    assert ids(index, "skip") == ["pass"]
+    assert ids(index, "Weihnachtsmann", lang="en") == ["santa"]
 
 
 def test_synonyms_are_one_token_in_either_language() -> None:
@@ -133,26 +163,22 @@ def test_prefix_finds_longer_word() -> None:
     assert ids(index, "Kartense") == ["segen"]
 
 
-# --- stemming -------------------------------------------------------------------------------------------
+def test_word_being_typed_also_means_the_known_word_one_letter_longer() -> None:
+    """"Weihnachtsman" may be typed on, or may miss an n: it finds the Weihnachtsmann, and so Santa."""
+    index = Index([entry("santa", "Was zählt Santa?"), entry("role", "Wer spielt den Weihnachtsmann?"), entry("other", "Wer gibt?")])
+    assert terms(index, "weihnachtsman") == {"weihnachtsman*", term("santa", "de")}
+    assert set(ids(index, "weihnachtsman")) == {"santa", "role"}
 
 
-def test_each_language_is_stemmed_by_its_own_snowball_stemmer() -> None:
-    assert stem("beendet", "de") == stem("beenden", "de") == "beend"
-    assert stem("played", "en") == stem("playing", "en") == "play"
-    assert stem("halving", "en") == stem("halves", "en") == "halv"
+def test_unknown_word_is_cut_back_to_the_known_word_it_extends() -> None:
+    index = Index([entry("out", "Wann darf ich rausgehen?"), entry("other", "Wer gibt die Karten?")])
+    assert terms(index, "rausgehn") == {"rausgehn", term("rausgehen", "de")}
+    assert ids(index, "rausgehn") == ["out"]
 
 
-def test_english_words_keep_their_ue() -> None:
-    """Only German writes ü as ue: "blue" stays "blue" in English, and "Rueckgaengig" is "rückgängig" in German."""
-    assert fold("blue true queue", "en") == "blue true queue"
-    assert stem("blue", "en") == "blue" and "blue" in tokens("The blue cards", "en")
-    assert fold("Rueckgaengig", "de") == fold("Rückgängig", "de") == "ruckgangig"
-
-
-def test_word_forms_in_english_match() -> None:
-    index = Index([english("halve", "Who may halve a round?"), english("other", "Who deals the cards?")])
-    assert ids(index, "halving", lang="en") == ["halve"]
-    assert ids(index, "halved", lang="en") == ["halve"]
+def test_neighbours_that_make_a_known_word_are_joined(real: Index) -> None:
+    assert terms(real, "Karten Tausch") == terms(real, "Kartentausch")
+    assert ids(real, "Karten Tausch")[0] == "kartentausch"
 
 
 def test_prefix_word_forms_match() -> None:
