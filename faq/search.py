@@ -148,7 +148,7 @@ class Section:
 
     @lru_cache(maxsize=4096)
     def typo_of(self, word: str) -> tuple[str, ...]:
-        """Return the lexicon's words one typo away from a word nobody here wrote."""
+        """Return the lexicon's words one typo away from a word."""
         if len(word) < MIN_TYPO_LENGTH:
             return ()
         found = process.extract(word, self._keys, scorer=Indel.distance, score_cutoff=MAX_TYPO_DISTANCE, limit=None)
@@ -197,7 +197,7 @@ class Section:
         return out
 
     def groups(self, query: str) -> list[frozenset[str]]:
-        """Return, for each meaningful word of a query, the stems that stand for it."""
+        """Return, for each meaningful word of a query, the terms that stand for it."""
         found: list[frozenset[str]] = []
         for word in self.joined(words(query, self.lang)):
             if not meaningful(word, self.lang):
