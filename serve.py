@@ -33,7 +33,7 @@ def lan_address() -> str:
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
-    """Return the gunicorn command line: evented workers, and an access log without game tokens.
+    """Return the gunicorn command line: evented workers, an access log without game tokens, and the app's hooks.
 
     A gevent worker holds an open live stream as a sleeping greenlet, not a thread: thousands
     fit in one process, and a tap never waits for a stream to let go of a worker.
@@ -53,6 +53,8 @@ def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
         "-",
         "--logger-class",
         "gunicorn_logging.RedactingLogger",
+        "--config",
+        "python:gunicorn_hooks",
         "app:create_app()",
     ]
 
