@@ -15,9 +15,9 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import get_locale, gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, folded, history_of, table_of
 from rules import auruxxx, points, record
-from rules.history import AuruxxxTable, OpenRound, finished_part, fold, last_change
+from rules.history import AuruxxxTable, OpenRound, finished_part, last_change
 from rules.problems import readable
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
@@ -110,8 +110,7 @@ class Sheet:
 
 def build_sheet(game: Game) -> Sheet:
     """Fold the game's history and lay it out as the paper pad's rows and columns."""
-    history = history_of(game)
-    table = fold(game.setup, history)
+    history, table = folded(game)
     assert isinstance(table, AuruxxxTable)
     result = auruxxx.score_game(table.game)
     players = table.game.players
@@ -403,8 +402,7 @@ def _changed_meanwhile(game: Game, index: int, problems: list[str], shown: dict[
 
     Its ``seen`` moves on to the newest change: saving again, having seen both, is a decision.
     """
-    history = history_of(game)
-    table = fold(game.setup, history)
+    history, table = folded(game)
     assert isinstance(table, AuruxxxTable)
     now = finished_part(table, index)
     if not isinstance(now, auruxxx.Round):

@@ -15,7 +15,7 @@ from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, folded, history_of, table_of
 from rules import record, twelve_days
 from rules.history import TwelveDaysTable, finished_part, fold, last_change
 from rules.twelve_days import Card, Variant
@@ -108,8 +108,7 @@ def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> 
 
 def build(game: Game) -> dict[str, Any]:
     """Fold the history and lay out everything the 12 Days sheet shows."""
-    history = history_of(game)
-    table = fold(game.setup, history)
+    history, table = folded(game)
     assert isinstance(table, TwelveDaysTable)
     players = table.game.players
     variant = table.game.variant
