@@ -160,7 +160,7 @@ class GunicornServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_text()}")
             try:
-                with urllib.request.urlopen(f"{self.base}/", timeout=2) as answer:
+                with urllib.request.urlopen(f"{self.base}/", timeout=5) as answer:
                     if answer.status == 200 and self._all_workers_booted():
                         return self
             except OSError:
