@@ -96,14 +96,15 @@ class Framing:
 
 @dataclass(frozen=True)
 class Update:
-    """The live part of a sheet at one version, ready to send."""
+    """The live part of a sheet at one version: as rendered, and ready to send as an event."""
 
     version: int
+    sheet: str
     message: Message
 
 
-Renderer = Callable[[str, str], tuple[int, str]]
-"""Renders the live part of a sheet for (address token, language): returns (version, event data)."""
+Renderer = Callable[[str, str], tuple[int, str, str]]
+"""Renders the live part of a sheet for (address token, language): returns (version, the sheet, the event data)."""
 
 
 class Pushes:
@@ -127,8 +128,8 @@ class Pushes:
             cached = self._cached(key, at_least)
             if cached is not None:
                 return cached
-            version, data = self._render(token, language)
-            fresh = Update(version, Message.of(event(data, event_id=version)))
+            version, sheet, data = self._render(token, language)
+            fresh = Update(version, sheet, Message.of(event(data, event_id=version)))
             with self._lock:
                 self._updates[key] = fresh
                 self._updates.move_to_end(key)

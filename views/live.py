@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app, g, render_template, request
+from flask import Blueprint, Flask, Response, current_app, g, make_response, render_template, request
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from sqlalchemy import func, select
@@ -60,12 +60,13 @@ def _since() -> int | None:
     return None
 
 
-def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str]:
-    """Render the live part of the sheet at ``token`` in ``language``, as every phone there shares it; return it with its version.
+def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str, str]:
+    """Render the live part of the sheet at ``token`` in ``language``, as every phone there shares it.
 
-    The sheet comes from the game's own view, asked for as htmx asks for it. What belongs
-    to one phone stays out: the form's CSRF token and the tap keys are left empty, and each
-    phone fills in its own before the update is shown (static/js/app.js).
+    Returns its version, the sheet, and the sheet as a pushed update. The sheet comes from the
+    game's own view, asked for as htmx asks for it. What belongs to one phone stays out: the
+    form's CSRF token and the tap keys are left empty, and each phone fills in its own before
+    the sheet is shown (static/js/app.js).
     """
     headers = {"HX-Request": "true", "Accept-Language": language}
     with app.app_context(), app.test_request_context(f"/g/{token}", headers=headers):
@@ -74,7 +75,7 @@ def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str]:
         game = game_for_reading(token)
         current = version(game.id)
         sheet = games.sheet(token).get_data(as_text=True)
-        return current, render_template("live/update.html", sheet=Markup(sheet))
+        return current, sheet, render_template("live/update.html", sheet=Markup(sheet))
 
 
 def pushes_of(app: Flask) -> Pushes:
@@ -94,7 +95,18 @@ def _update(app: Flask, token: str, language: str, at_least: int) -> Update | No
         return None
     except Exception:  # the sheet's own request shows the error; this phone still learns of the change
         app.logger.exception("live: the sheet could not be rendered for a push")
-        return Update(at_least, Message.of(event(str(at_least), name="changed", event_id=at_least)))
+        return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
+
+
+def shared_sheet() -> Response:
+    """Answer a tap htmx sent with the sheet every phone at its address is pushed: one render serves the tapper and the table."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    token = str((request.view_args or {})["token"])
+    current = version(game_for_reading(token).id)
+    language = str(get_locale() or app.config["LANGUAGES"][0])
+    response = make_response(pushes_of(app).update(token, language, current).sheet)
+    response.vary.add("HX-Request")
+    return response
 
 
 def messages(app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float) -> Iterator[Message]:

@@ -37,15 +37,15 @@ document.addEventListener("htmx:sse:before:message", (event) => {
   }
 });
 
-// A pushed sheet is the same for every phone that shows it: each fills in its own form token
-// and a fresh key per tap form before it is shown, so a resent tap still counts once.
+// A pushed sheet (and the sheet answering a tap) is the same for every phone that shows it:
+// each fills in its own form token and a fresh key per tap form before it is shown, so a
+// resent tap still counts once.
 function freshKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 document.addEventListener("htmx:before:swap", (event) => {
-  if (!fromLive(event)) return;
   const meta = document.querySelector('meta[name="csrf-token"]');
   for (const task of event.detail.tasks || []) {
     if (!task.fragment) continue;

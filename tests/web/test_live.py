@@ -129,7 +129,7 @@ def test_each_change_is_rendered_once_per_language(live_app: Flask, client: Flas
     renders: list[tuple[str, str]] = []
     render = views.live.live_sheet
 
-    def counted(app: Flask, address: str, language: str) -> tuple[int, str]:
+    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
         renders.append((address, language))
         return render(app, address, language)
 
@@ -304,7 +304,7 @@ def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
     token = crossed_twice(client)
 
-    def broken(app: Flask, address: str, language: str) -> tuple[int, str]:
+    def broken(app: Flask, address: str, language: str) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
     monkeypatch.setattr(views.live, "live_sheet", broken)
@@ -326,3 +326,31 @@ def test_a_request_that_finds_no_free_database_connection_is_told_to_come_back(
     answer = client.get(f"/g/{token}", headers={"Accept-Language": "en"})
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
     assert "very busy" in answer.get_data(as_text=True)
+
+
+def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One render serves the tapper and every phone watching: the answer and the push are the same sheet.
+
+    A refused tap gets this phone's own sheet, with the refusal on it.
+    """
+    token = crossed_twice(client)
+    renders: list[str] = []
+    render = views.live.live_sheet
+
+    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+        renders.append(language)
+        return render(app, address, language)
+
+    monkeypatch.setattr(views.live, "live_sheet", counted)
+    answer = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "HX-Request" in answer.headers["Vary"]
+    sheet = answer.get_data(as_text=True)
+    assert sheet.count("box crossed") == 3 and 'name="key" value=""' in sheet
+    pushed = events_of(client.get(f"/g/{token}/live?since=2"))[1]
+    assert pushed["id"] == "3" and sheet.strip().splitlines()[0] in pushed["data"]
+    assert renders == ["de"]
+    for _ in range(2):
+        tap(client, token, "pass", player="Ben", round="0")
+    refused = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and 'role="alert"' in refused.get_data(as_text=True)
+    assert re.search(r'name="key" value="[0-9a-f]{32}"', refused.get_data(as_text=True)), "a refusal is this phone's own sheet"
