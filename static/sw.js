@@ -2,9 +2,6 @@
 // Score sheets always go to the network: a stale sheet would show wrong points.
 const CACHE = "tischblock-faq-v2";
 const PRECACHE = [
-  "/faq",
-  "/faq/auruxxx",
-  "/faq/12days",
   "/faq/offline-index.json",
   "/static/css/app.css",
   "/static/js/app.js",
@@ -13,13 +10,13 @@ const PRECACHE = [
   "/static/icons/tischblock.svg",
 ];
 
-// Every answer page too, so a search result opened without a network still shows its answer.
+// Every FAQ page the server lists too (each game's questions and every answer), so a search
+// result opened without a network still shows its answer.
 async function precache() {
   const cache = await caches.open(CACHE);
   await cache.addAll(PRECACHE);
   const index = await (await fetch("/faq/offline-index.json")).json();
-  const pages = [...new Set(index.entries.map((entry) => `/faq/${entry.game}/${entry.id}`))];
-  await cache.addAll(pages);
+  await cache.addAll(index.pages);
 }
 
 self.addEventListener("install", (event) => {

@@ -7,7 +7,10 @@ from typing import Any
 import pytest
 
 from rules import history, record
-from rules.history import AuruxxxTable, TableEvent, TwelveDaysTable
+from rules.auruxxx.history import AuruxxxTable
+from rules.history import TableEvent
+from rules.twelve_days.history import TwelveDaysTable
+from rules.twelve_days.record import read_day
 from rules.problems import Illegal
 
 AURUXXX_SETUP = {"game": "auruxxx", "players": ["Anna", "Ben", "Cleo"]}
@@ -188,7 +191,7 @@ def test_a_day_resolves_when_the_last_card_is_in() -> None:
     table.tap("card", day=0, player="A", card=5)
     assert table.twelve_days().current is not None and table.twelve_days().current.played == {"B": 3, "A": 5}  # type: ignore[union-attr]
     table.tap("card", day=0, player="C", card=9)
-    assert table.twelve_days().game.days[0] == record.read_twelve_days_day({"played": {"A": 5, "B": 3, "C": 9}}, ("A", "B", "C"))
+    assert table.twelve_days().game.days[0] == read_day({"played": {"A": 5, "B": 3, "C": 9}}, ("A", "B", "C"))
     assert table.totals() == {"A": 0, "B": 1, "C": 0}
 
 
