@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from rules.games import JSON, find_game, kinds, rules_of
 from rules.problems import N_, Illegal, Param, Problem, at, problem
@@ -201,11 +201,6 @@ def loads(text: str | bytes) -> object:
     except (ValueError, RecursionError) as error:
         raise Illegal([problem("record", N_("is not valid JSON ({error})"), error=str(error))]) from None
     return parse(raw)
-
-
-def problems(game: object) -> list[Problem]:
-    """Return everything the rules forbid in a typed game."""
-    return rules_of(game).problems(game)
 
 
 def serialise(game: object) -> dict[str, JSON]:
