@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from flask import Blueprint
 from werkzeug.wrappers import Response
 
+from models import Game
 from rules.games import JSON
-
-if TYPE_CHECKING:
-    from models import Game
 
 
 @dataclass(frozen=True)

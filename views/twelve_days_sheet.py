@@ -163,12 +163,28 @@ class DayRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardChoice:
-    """A card a player can reveal today, and how many copies are still unseen today."""
+class CardOption:
+    """A card as a form offers it."""
 
     token: str
     label: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardChoice(CardOption):
+    """A card a player can reveal today, and how many copies are still unseen today."""
+
     left: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandRow:
+    """One value on the final-hand form: how many of it the player holds, and at most may hold."""
+
+    token: str
+    label: str
+    count: int
+    limit: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -402,7 +418,7 @@ def final_hand(token: str, seat: int) -> Response:
         player=player,
         seat=seat,
         rows=[
-            {"token": card_token(card), "label": card_label(card), "count": counts[card_token(card)], "limit": variant.copies(card)}
+            HandRow(token=card_token(card), label=card_label(card), count=counts[card_token(card)], limit=variant.copies(card))
             for card in reversed(variant.cards)
         ],
         held=held,
@@ -470,7 +486,7 @@ def _correct_day_page(
         number=index + 1,
         players=list(game.player_names),
         values=values,
-        cards=[{"token": card_token(c), "label": card_label(c)} for c in _table(table).game.variant.cards],
+        cards=[CardOption(token=card_token(c), label=card_label(c)) for c in _table(table).game.variant.cards],
         problems=problems,
         new_key=new_key,
     )
