@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from rules.problems import Problem
 
 if TYPE_CHECKING:
-    from rules.history import TableEvent
+    from rules.history import Change, TableEvent
 
 JSON = Any
 """A value decoded from JSON: dict, list, str, int, float, bool or None."""
@@ -74,6 +74,10 @@ class GameRules(Protocol[G]):
 
     def problems(self, game: G) -> list[Problem]:
         """Return everything the rules forbid in a typed game."""
+        ...
+
+    def split_open(self, game: G) -> tuple[G, list[Change]]:
+        """Return the game without the round or day being played, and the taps that play it again (an import's changes)."""
         ...
 
     def fold(self, start: G, events: Sequence[TableEvent]) -> Table[G]:

@@ -11,7 +11,8 @@ record as a game's first change, and the checks of a payload. What a game's own 
 mean is folded by the game (``rules/<game>/history.py``), found in the registry. Event
 payloads count rounds and days from 0, like the record's list positions. Every game has
 
-  ``import`` {record}: a whole game record, as the first change of an imported game ·
+  ``import`` {record}: a game record's finished rounds or days, as the first change of an
+  imported game (the round or day it was exported in follows as the game's own taps) ·
   ``undo`` {event}: the sequence number of an earlier change that no longer counts.
 """
 
@@ -27,6 +28,9 @@ from rules.problems import N_, Illegal, at, problem
 
 UNDO = "undo"
 IMPORT = "import"
+
+Change = tuple[str, dict[str, JSON]]
+"""An event still to be stored: its kind and its content."""
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,21 @@ def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEve
     return fold(setup, [*events, new])
 
 
+def import_changes(game: object) -> list[Change]:
+    """Return the changes that start a game from a record: the finished rounds or days as one import,
+    then the round or day being played tap by tap, so the table plays on and each tap can be undone.
+
+    >>> game = record.parse({"game": "auruxxx", "players": ["Anna", "Ben"],
+    ...                      "open_round": {"happy_man": "Ben", "passes": {"Anna": 2}}})
+    >>> [(kind, payload.get("player")) for kind, payload in import_changes(game)]
+    [('import', None), ('happy_man', 'Ben'), ('pass', 'Anna'), ('pass', 'Anna')]
+    """
+    finished, taps = rules_of(game).split_open(game)
+    return [(IMPORT, {"record": record.serialise(finished)}), *taps]
+
+
 def _imported(event: TableEvent, base: object) -> object:
-    """Return the game an import event carries: a whole record of the same game, players and options."""
+    """Return the game an import event carries: the finished part of a record of the same game, players and options."""
     place = f"events[{event.seq}]"
     game = record.parse(payload(event, ("record",))["record"])
     setup = record.setup(base)
@@ -111,6 +128,12 @@ def _imported(event: TableEvent, base: object) -> object:
     for key in {**setup, **written}:
         if written.get(key) != setup.get(key):
             raise Illegal([problem(at(place, key), N_("differs from the game it is imported into"))])
+    finished, _ = rules_of(game).split_open(game)
+    in_play = sorted(record.serialise(game).keys() - record.serialise(finished).keys())
+    if in_play:
+        raise Illegal(
+            [problem(at(place, in_play[0]), N_("an import holds finished rounds and days only; later taps are changes of their own"))]
+        )
     return game
 
 

@@ -13,13 +13,18 @@ a record is read and written by its game (``rules/<game>/record.py``), found in 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from rules.games import JSON, find_game, kinds, rules_of
-from rules.problems import N_, Illegal, Param, Problem, at, problem
+from rules.problems import N_, Illegal, Param, Problem, at, problem, quoted, readable
 
 MAX_NAME_LENGTH = 40
+MAX_DEPTH = 16
+"""How deep a record may nest: far deeper than any record (six levels), far shallower than a stack."""
+_UNNAMEABLE = frozenset({"Cc", "Cs"})
+"""Character categories no name may hold: control characters and lone surrogates."""
 
 T = TypeVar("T")
 
@@ -74,25 +79,10 @@ class Reader:
         return None
 
     def name(self, place: str, value: JSON) -> str | None:
-        """Return a player's name: 1–40 characters of text."""
-        if not isinstance(value, str):
-            self.fail(place, N_("a player's name must be text (got {got})"), got=json_type(value))
-            return None
-        if not value.strip():
-            self.fail(place, N_("a player's name cannot be empty"))
-            return None
-        if len(value) > MAX_NAME_LENGTH:
-            self.fail(
-                place,
-                N_("a player's name has at most {limit} characters (got {got})"),
-                limit=MAX_NAME_LENGTH,
-                got=len(value),
-            )
-            return None
-        if any(not ch.isprintable() for ch in value):
-            self.fail(place, N_("a player's name cannot contain control characters"))
-            return None
-        return value
+        """Return a player's name, as ``name_problems`` allows it."""
+        found = name_problems(place, value)
+        self.problems += found
+        return None if found or not isinstance(value, str) else value
 
     def player_ref(self, place: str, value: JSON, players: tuple[str, ...], *, nullable: bool = False) -> tuple[bool, str | None]:
         """Return (ok, name) for a reference to one of the game's players."""
@@ -102,7 +92,7 @@ class Reader:
             self.fail(place, N_("must name a player (got {got})"), got=json_type(value))
             return False, None
         if value not in players:
-            self.fail(place, N_("{name} is not a player of this game"), name=repr(value))
+            self.fail(place, N_("{name} is not a player of this game"), name=quoted(value))
             return False, None
         return True, value
 
@@ -114,7 +104,7 @@ class Reader:
         result: dict[str, T] = {}
         for player, item in value.items():
             if player not in players:
-                self.fail(at(place, player), N_("{name} is not a player of this game"), name=repr(player))
+                self.fail(at(place, player), N_("{name} is not a player of this game"), name=quoted(player))
                 continue
             parsed = read(at(place, player), item)
             if parsed is not None:
@@ -138,31 +128,104 @@ def json_type(value: JSON) -> str:
 
 
 def shorten(value: JSON) -> str:
-    """Return a value as JSON, shortened so a hostile input cannot flood a message."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """Return a value as JSON, shortened and escaped so a hostile input cannot flood a message."""
+    return readable(json.dumps(value, ensure_ascii=False))
 
 
-def read_players(reader: Reader, raw: Mapping[str, JSON]) -> tuple[str, ...] | None:
-    """Return the players in seating order, unique names."""
+# --- Names -------------------------------------------------------------------------------
+
+
+def trimmed_name(typed: str) -> str:
+    """Return a typed name without the spaces at either end, as the new-game form keeps it.
+
+    >>> trimmed_name("\u00a0 Anna  ")
+    'Anna'
+    """
+    return typed.strip()
+
+
+def same_name_key(name: str) -> str:
+    """Return what decides whether two names are the same name: NFKC normalisation and case folding.
+
+    >>> same_name_key("Anna") == same_name_key("anna") == same_name_key("\uff21nna")
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def name_problems(place: str, value: JSON) -> list[Problem]:
+    """Return why a value cannot be a player's name: 1–40 characters, no space at either end, no control character.
+
+    Joiners, emoji and no-break spaces are ordinary characters; only Unicode's control
+    characters and lone surrogates (categories Cc and Cs) are refused.
+
+    >>> name_problems("players[0]", "\U0001f468\u200d\U0001f373"), name_problems("players[0]", "Jean\u00a0Luc")
+    ([], [])
+    >>> [str(p) for p in name_problems("players[0]", " Anna")]
+    ["players[0]: a player's name cannot begin or end with a space"]
+    """
+    if not isinstance(value, str):
+        return [problem(place, N_("a player's name must be text (got {got})"), got=json_type(value))]
+    if not trimmed_name(value):
+        return [problem(place, N_("a player's name cannot be empty"))]
+    if len(value) > MAX_NAME_LENGTH:
+        return [
+            problem(
+                place,
+                N_("a player's name has at most {limit} characters (got {got})"),
+                limit=MAX_NAME_LENGTH,
+                got=len(value),
+            )
+        ]
+    if any(unicodedata.category(ch) in _UNNAMEABLE for ch in value):
+        return [problem(place, N_("a player's name cannot contain control characters"))]
+    if trimmed_name(value) != value:
+        return [problem(place, N_("a player's name cannot begin or end with a space"))]
+    return []
+
+
+def read_players(
+    reader: Reader, raw: Mapping[str, JSON], most: int, count_problems: Callable[[Sequence[JSON]], list[Problem]]
+) -> tuple[str, ...] | None:
+    """Return the players in seating order, each name different from the others.
+
+    More than ``most`` players are refused with the game's own ``count_problems`` before
+    any name is read, so the work never grows with a hostile list.
+    """
     value = raw.get("players")
     if not isinstance(value, list):
         if "players" in raw:
             reader.fail("players", N_("must be a list of names (got {got})"), got=json_type(value))
         return None
+    if len(value) > most:
+        reader.problems += count_problems(value)
+        return None
     names: list[str] = []
+    seated: dict[str, str] = {}
     ok = True
     for index, item in enumerate(value):
         name = reader.name(at("players", index), item)
         if name is None:
             ok = False
-        elif name in names:
-            reader.fail(
-                at("players", index), N_("{name} is already a player; names are unique within a game"), name=repr(name)
-            )
-            ok = False
-        else:
+            continue
+        key = same_name_key(name)
+        earlier = seated.get(key)
+        if earlier is None:
+            seated[key] = name
             names.append(name)
+            continue
+        ok = False
+        if earlier == name:
+            reader.fail(
+                at("players", index), N_("{name} is already a player; names are unique within a game"), name=quoted(name)
+            )
+        else:
+            reader.fail(
+                at("players", index),
+                N_("{name} counts as the same name as {other}; names are unique within a game"),
+                name=quoted(name),
+                other=quoted(earlier),
+            )
     return tuple(names) if ok else None
 
 
@@ -194,12 +257,67 @@ def parse(raw: JSON) -> object:
     return game
 
 
+class _Repeated(dict[str, JSON]):
+    """A decoded JSON object in which some key was given twice; the record refuses it."""
+
+    def __init__(self, pairs: list[tuple[str, JSON]], repeated: list[str]) -> None:
+        super().__init__(pairs)
+        self.repeated = repeated
+
+
+def _decoded_object(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    """Return a decoded JSON object, marked when a key is given twice (plain JSON keeps the last silently)."""
+    decoded = dict(pairs)
+    if len(decoded) == len(pairs):
+        return decoded
+    seen: set[str] = set()
+    repeated: dict[str, None] = {}
+    for key, _ in pairs:
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    return _Repeated(pairs, list(repeated))
+
+
+def _too_deep() -> Problem:
+    """Return the problem of a record nested deeper than any record can be."""
+    return problem("record", N_("is nested more than {limit} levels deep"), limit=MAX_DEPTH)
+
+
+def _structure_problems(raw: JSON) -> list[Problem]:
+    """Return every key given twice in one object, and whether anything nests too deep, walking without recursion."""
+    found: list[Problem] = []
+    stack: list[tuple[str, JSON, int]] = [("", raw, 1)]
+    while stack:
+        place, value, depth = stack.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            return [_too_deep()]
+        if isinstance(value, _Repeated):
+            found += [problem(at(place, key), N_("is given twice in one object")) for key in value.repeated]
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        stack += [(at(place, key), item, depth + 1) for key, item in reversed(items)]
+    return found
+
+
 def loads(text: str | bytes) -> object:
-    """Return the game a JSON text describes, or raise Illegal (broken JSON included)."""
+    """Return the game a JSON text describes, or raise Illegal (broken JSON, a key given twice, deep nesting included).
+
+    >>> loads('{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: game: is given twice in one object
+    """
     try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError) as error:
+        raw = json.loads(text, object_pairs_hook=_decoded_object)
+    except RecursionError:
+        raise Illegal([_too_deep()]) from None
+    except ValueError as error:
         raise Illegal([problem("record", N_("is not valid JSON ({error})"), error=str(error))]) from None
+    structure = _structure_problems(raw)
+    if structure:
+        raise Illegal(structure)
     return parse(raw)
 
 

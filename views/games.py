@@ -6,7 +6,7 @@ Nothing here knows a game by name: the rules registry (``rules.games``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,10 +16,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from extensions import csrf
 from models import Game, Player, db, history_of, table_of
-from models.event import append_event
+from models.event import add_first_events
 from rules import record
 from rules.games import JSON, find_game
-from rules.history import IMPORT, UNDO, last_change
+from rules.history import UNDO, Change, import_changes, last_change
 from rules.problems import N_, Illegal, Problem
 from views.addresses import game_for_reading, game_or_404
 from views.changes import describe_history
@@ -27,7 +27,7 @@ from views.forms import is_whole
 from views.limits import creating, importing
 from views.render import go_to
 from views.sheets import SHEETS, SheetView, sheet_of
-from views.taps import new_key, record_tap, say
+from views.taps import record_tap, say
 
 bp = Blueprint("games", __name__)
 
@@ -63,7 +63,7 @@ class NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
         seats = form.views.SEATS
-        names = [name.strip() for name in request.form.getlist("player")][:seats]
+        names = [record.trimmed_name(name) for name in request.form.getlist("player")][:seats]
         form.names = names + [""] * (seats - len(names))
         dealer = request.form.get("dealer", "0")
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < seats else 0
@@ -77,8 +77,10 @@ class NewGameForm:
         """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat."""
         verb, _, argument = action.partition(":")
         if verb == "add":
-            if argument and argument not in self.names and "" in self.names:
-                self.names[self.names.index("")] = argument[: record.MAX_NAME_LENGTH]
+            name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
+            seated = {record.same_name_key(seated) for seated in self.names if seated}
+            if name and record.same_name_key(name) not in seated and "" in self.names:
+                self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
             return
@@ -102,12 +104,22 @@ class NewGameForm:
         return filled.index(self.dealer) if self.dealer in filled else 0
 
 
-def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None) -> Game:
-    """Store a new game for a checked setup."""
+def create_game(
+    setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
+) -> Game:
+    """Store a new game for a checked setup, with its first changes, in one transaction.
+
+    Raises ``Illegal`` (and stores nothing) when the rules refuse the changes.
+    """
     game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
-    db.session.commit()
+    try:
+        add_first_events(game, changes)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return game
 
 
@@ -248,12 +260,14 @@ def _import_json() -> BaseResponse:
 
 
 def _import(data: bytes) -> Game:
-    """Create a game from record text, or raise Illegal with every problem (and create nothing)."""
+    """Create a game from record text, round or day in progress included, or raise Illegal with every problem.
+
+    The game, its players and its first changes are stored in one transaction: all or nothing.
+    """
     if len(data) > MAX_IMPORT_BYTES:
         raise Illegal([Problem("record", N_("is larger than {size} KiB"), {"size": MAX_IMPORT_BYTES // 1024})])
     imported = record.loads(data)
-    game = create_game(record.setup(imported))
-    append_event(game, IMPORT, {"record": record.serialise(imported)}, idempotency_key=new_key())
+    game = create_game(record.setup(imported), changes=import_changes(imported))
     current_app.logger.info("imported a %s game", game.kind)
     return game
 

@@ -9,21 +9,23 @@ whole). Undo and import are folded away by ``rules.history`` before these are re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from rules.auruxxx.record import read_hand, read_round
+from rules.auruxxx.record import read_hand, read_round, serialise_hand
 from rules.auruxxx.score import (
     ROUNDS,
     Game,
     Hand,
     Round,
+    RoundInProgress,
     deck_problems,
+    figure_holder,
     finisher_golden12_problems,
     game_problems,
     hand_problems,
     pass_problems,
 )
-from rules.history import Stages, TableEvent, finished, payload, player, position
+from rules.history import Change, Stages, TableEvent, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 
 EVENT_KINDS = ("pass", "happy_man", "finish", "hand", "correct_round")
@@ -174,9 +176,9 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
                 passes=dict(state.passes), hands=dict(state.hands),
             )
         )
-    game = Game(players=players, house_rules=start.house_rules, rounds=tuple(done[:ROUNDS]))
     open_state = rounds[-1]
     current = None
+    so_far = None
     if len(done) < ROUNDS:
         holder_now = open_state.holder if open_state.holder_set else holder
         if holder is not None and holder_now is None:
@@ -187,7 +189,38 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
             index=len(done), passes=dict(open_state.passes), holder=holder_now,
             finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
         )
+        so_far = RoundInProgress(
+            happy_man=holder_now, passes=dict(open_state.passes),
+            finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
+        )
+        so_far = None if so_far.is_blank(holder) else so_far
+    game = Game(players=players, house_rules=start.house_rules, rounds=tuple(done[:ROUNDS]), open_round=so_far)
     problems = game_problems(game)
     if problems:
         raise Illegal(problems)
     return AuruxxxTable(game=game, current=current)
+
+
+def split_open(game: Game) -> tuple[Game, list[Change]]:
+    """Return the game without the round being played, and the taps that play that round again.
+
+    >>> so_far = RoundInProgress(happy_man="Ben", passes={"Anna": 1}, finisher="Ben", golden12=1)
+    >>> finished, taps = split_open(Game(players=("Anna", "Ben"), open_round=so_far))
+    >>> finished.open_round, [kind for kind, _ in taps]
+    (None, ['happy_man', 'pass', 'finish'])
+    """
+    finished = replace(game, open_round=None)
+    so_far, index = game.open_round, len(game.rounds)
+    if so_far is None:
+        return finished, []
+    taps: list[Change] = []
+    if so_far.happy_man is not None and so_far.happy_man != figure_holder(game.rounds):
+        taps.append(("happy_man", {"round": index, "player": so_far.happy_man}))
+    for who in game.players:
+        taps += [("pass", {"round": index, "player": who}) for _ in range(so_far.passes.get(who, 0))]
+    if so_far.finisher is not None:
+        taps.append(("finish", {"round": index, "player": so_far.finisher, "golden12": so_far.golden12}))
+    for who in game.players:
+        if who in so_far.hands:
+            taps.append(("hand", {"round": index, "player": who, "hand": serialise_hand(so_far.hands[who])}))
+    return finished, taps

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from rules.auruxxx.score import (
     GOLDEN12_IN_HAND_CHOICES,
+    MAX_PLAYERS,
     TWO_IN_HAND_CHOICES,
     Cards,
     CountedHand,
@@ -18,7 +19,10 @@ from rules.auruxxx.score import (
     Hand,
     HouseRules,
     Round,
+    RoundInProgress,
     Rounding,
+    figure_holder,
+    player_count_problems,
     score_game,
 )
 from rules.games import JSON
@@ -102,6 +106,28 @@ def _round(reader: Reader, place: str, value: JSON, players: tuple[str, ...]) ->
     return Round(finisher=finisher, golden12=golden12, happy_man=holder, passes=passes, hands=hands)
 
 
+def _open_round(reader: Reader, value: JSON, players: tuple[str, ...], holder_before: str | None) -> RoundInProgress | None:
+    """Return what was tapped of the round being played; every key is optional, and null means not known yet."""
+    place = "open_round"
+    raw = reader.object(place, value, required=(), optional=("finisher", "golden12", "happy_man", "passes", "hands"))
+    if raw is None:
+        return None
+    ok_holder, holder = True, holder_before
+    if "happy_man" in raw:
+        ok_holder, holder = reader.player_ref(at(place, "happy_man"), raw["happy_man"], players, nullable=True)
+    ok_finisher, finisher = reader.player_ref(at(place, "finisher"), raw.get("finisher"), players, nullable=True)
+    golden12 = None if raw.get("golden12") is None else reader.integer(at(place, "golden12"), raw["golden12"])
+    passes = reader.mapping(at(place, "passes"), raw.get("passes", {}), players, reader.integer)
+
+    def read_hand(hand_place: str, hand: JSON) -> Hand | None:
+        return _hand(reader, hand_place, hand)
+
+    hands: dict[str, Hand] | None = reader.mapping(at(place, "hands"), raw.get("hands", {}), players, read_hand)
+    if not (ok_holder and ok_finisher) or passes is None or hands is None:
+        return None
+    return RoundInProgress(happy_man=holder, passes=passes, finisher=finisher, golden12=golden12, hands=hands)
+
+
 def read_round(value: JSON, players: tuple[str, ...], place: str = "round") -> Round:
     """Return a round given as JSON (as in a record), or raise Illegal with its problems."""
     reader = Reader()
@@ -124,8 +150,8 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     <Rounding.FLOOR: 'floor'>
     """
     reader = Reader()
-    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "result"))
-    players = read_players(reader, raw)
+    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "open_round", "result"))
+    players = read_players(reader, raw, MAX_PLAYERS, player_count_problems)
     house_rules = _house_rules(reader, raw.get("house_rules", {}))
     rounds_raw = raw.get("rounds", [])
     if not isinstance(rounds_raw, list):
@@ -133,8 +159,12 @@ def parse(raw: Mapping[str, JSON]) -> Game:
         return reader.finish(None)
     if players is None or house_rules is None:
         return reader.finish(None)
-    rounds = [_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
-    return reader.finish(Game(players=players, house_rules=house_rules, rounds=tuple(r for r in rounds if r is not None)))
+    read = [_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
+    rounds = tuple(r for r in read if r is not None)
+    open_round = None
+    if "open_round" in raw:
+        open_round = _open_round(reader, raw["open_round"], players, figure_holder(rounds))
+    return reader.finish(Game(players=players, house_rules=house_rules, rounds=rounds, open_round=open_round))
 
 
 def serialise_hand(hand: Hand) -> dict[str, JSON]:
@@ -162,10 +192,21 @@ def serialise_round(round_: Round, players: tuple[str, ...]) -> dict[str, JSON]:
     }
 
 
+def _serialise_open_round(so_far: RoundInProgress, players: tuple[str, ...]) -> dict[str, JSON]:
+    """Return the round being played as the record writes it: every player's crosses, the hands counted so far."""
+    written: dict[str, JSON] = {}
+    if so_far.finisher is not None:
+        written |= {"finisher": so_far.finisher, "golden12": so_far.golden12}
+    written["happy_man"] = so_far.happy_man
+    written["passes"] = {p: so_far.passes.get(p, 0) for p in players}
+    written["hands"] = {p: serialise_hand(so_far.hands[p]) for p in players if p in so_far.hands}
+    return written
+
+
 def serialise(game: Game) -> dict[str, JSON]:
-    """Return an AURUXXX game in its normalised form."""
+    """Return an AURUXXX game in its normalised form; a round being played only once something happened in it."""
     rules = game.house_rules
-    return {
+    written: dict[str, JSON] = {
         "game": KIND,
         "players": list(game.players),
         "house_rules": {
@@ -176,6 +217,10 @@ def serialise(game: Game) -> dict[str, JSON]:
         },
         "rounds": [serialise_round(r, game.players) for r in game.rounds],
     }
+    so_far = game.open_round
+    if so_far is not None and not so_far.is_blank(figure_holder(game.rounds)):
+        written["open_round"] = _serialise_open_round(so_far, game.players)
+    return written
 
 
 def result(game: Game) -> dict[str, JSON]:

@@ -14,4 +14,5 @@ parse = record.parse
 serialise = record.serialise
 result = record.result
 problems = game_problems  # noqa: F405
+split_open = history.split_open
 fold = history.fold

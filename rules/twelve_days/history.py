@@ -9,14 +9,15 @@ are read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rules.history import Stages, TableEvent, finished, payload, player, position
+from rules.history import Change, Stages, TableEvent, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 from rules.twelve_days.record import read_card, read_day, read_hand
 from rules.twelve_days.score import (
     Card,
     Day,
+    DayInProgress,
     Game,
     PlayedDay,
     TakenDay,
@@ -128,7 +129,10 @@ def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
             played = {}
 
     all_hands = len(hands) == len(players)
-    game = Game(players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None)
+    game = Game(
+        players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None,
+        open_day=DayInProgress(played=dict(played)) if played else None,
+    )
     problems = game_problems(game)
     if not all_hands:
         problems += deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "hands")
@@ -136,3 +140,12 @@ def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
         raise Illegal(problems)
     current = OpenDay(index=len(days), played=played) if len(days) < variant.days else None
     return TwelveDaysTable(game=game, current=current, hands=hands)
+
+
+def split_open(game: Game) -> tuple[Game, list[Change]]:
+    """Return the game without the day being played, and the cards revealed on it as taps, in seating order."""
+    played = game.open_day.played if game.open_day is not None else {}
+    taps: list[Change] = [
+        ("card", {"day": len(game.days), "player": who, "card": played[who]}) for who in game.players if who in played
+    ]
+    return replace(game, open_day=None), taps

@@ -18,10 +18,12 @@ from rules.twelve_days.score import (
     VARIANTS,
     Card,
     Day,
+    DayInProgress,
     Game,
     PlayedDay,
     TakenDay,
     find_variant,
+    playerdeck_count_problems,
     score_game,
 )
 
@@ -81,6 +83,19 @@ def read_day(value: JSON, players: tuple[str, ...], place: str = "day") -> Day:
     return day
 
 
+def _open_day(reader: Reader, value: JSON, players: tuple[str, ...]) -> DayInProgress | None:
+    """Return the cards revealed so far on the day being played."""
+    raw = reader.object("open_day", value, required=("played",))
+    if raw is None or "played" not in raw:
+        return None
+
+    def card_of(card_place: str, card: JSON) -> Card | None:
+        return _card(reader, card_place, card)
+
+    played: dict[str, Card] | None = reader.mapping("open_day.played", raw["played"], players, card_of)
+    return None if played is None else DayInProgress(played=played)
+
+
 def _hand(reader: Reader, place: str, value: JSON) -> tuple[Card, ...] | None:
     """Return a final hand: a list of cards."""
     if not isinstance(value, list):
@@ -105,9 +120,14 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     8
     """
     reader = Reader()
-    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "hands", "result"))
-    players = read_players(reader, raw)
+    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "open_day", "hands", "result"))
     variant_name = reader.choice("variant", raw.get("variant", STANDARD.name), tuple(VARIANTS))
+    if variant_name is None:
+        most = max(v.max_players for v in VARIANTS.values())
+        players = read_players(reader, raw, most, lambda _: [])
+    else:
+        variant = find_variant(variant_name)
+        players = read_players(reader, raw, variant.max_players, lambda names: playerdeck_count_problems(names, variant))
     days_raw = raw.get("days", [])
     if not isinstance(days_raw, list):
         reader.fail("days", N_("must be a list of days (got {got})"), got=json_type(days_raw))
@@ -115,6 +135,7 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     if players is None or variant_name is None:
         return reader.finish(None)
     days = [_day(reader, at("days", i), d, players) for i, d in enumerate(days_raw)]
+    open_day = _open_day(reader, raw["open_day"], players) if "open_day" in raw else None
     hands = None
     if raw.get("hands") is not None:
 
@@ -128,6 +149,7 @@ def parse(raw: Mapping[str, JSON]) -> Game:
             variant=find_variant(variant_name),
             days=tuple(d for d in days if d is not None),
             hands=hands,
+            open_day=open_day,
         )
     )
 
@@ -143,13 +165,16 @@ def serialise_day(day: Day, players: tuple[str, ...]) -> dict[str, JSON]:
 
 
 def serialise(game: Game) -> dict[str, JSON]:
-    """Return a 12 Days game in its normalised form."""
+    """Return a 12 Days game in its normalised form; a day being played only once a card is revealed."""
     written: dict[str, JSON] = {
         "game": KIND,
         "variant": game.variant.name,
         "players": list(game.players),
         "days": [serialise_day(d, game.players) for d in game.days],
     }
+    if game.open_day is not None and game.open_day.played:
+        played = game.open_day.played
+        written["open_day"] = {"played": {p: played[p] for p in game.players if p in played}}
     if game.hands is not None:
         written["hands"] = {p: list(game.hands[p]) for p in game.players if p in game.hands}
     return written

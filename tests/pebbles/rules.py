@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.games import JSON
-from rules.history import Stages, TableEvent, payload, player, position
+from rules.history import Change, Stages, TableEvent, payload, player, position
 from rules.problems import N_, Illegal, Problem, at, problem
 from rules.record import Reader, json_type, read_players
 
@@ -58,7 +58,7 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     """Return the game a Pebbles record describes, or raise Illegal."""
     reader = Reader()
     reader.object("", raw, required=("game", "players"), optional=("rounds", "result"))
-    players = read_players(reader, raw)
+    players = read_players(reader, raw, MAX_PLAYERS, player_count_problems)
     rounds = raw.get("rounds", [])
     if not isinstance(rounds, list):
         reader.fail("rounds", N_("must be a list of rounds (got {got})"), got=json_type(rounds))
@@ -91,15 +91,25 @@ def result(game: Game) -> dict[str, JSON]:
     }
 
 
+def player_count_problems(players: Sequence[JSON]) -> list[Problem]:
+    """Return a problem unless 2–4 players sit at the table."""
+    if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        return []
+    return [problem("players", N_("{variant} is played by {min} to {max} players (got {got})"),
+                    variant=TITLE, min=MIN_PLAYERS, max=MAX_PLAYERS, got=len(players))]
+
+
 def problems(game: Game) -> list[Problem]:
     """Return what makes a game impossible: the number of players and of rounds."""
-    found = []
-    if not MIN_PLAYERS <= len(game.players) <= MAX_PLAYERS:
-        found.append(problem("players", N_("{variant} is played by {min} to {max} players (got {got})"),
-                             variant=TITLE, min=MIN_PLAYERS, max=MAX_PLAYERS, got=len(game.players)))
+    found = player_count_problems(game.players)
     if len(game.winners) > ROUNDS:
         found.append(problem("rounds", N_("a game has {rounds} rounds (got {got})"), rounds=ROUNDS, got=len(game.winners)))
     return found
+
+
+def split_open(game: Game) -> tuple[Game, list[Change]]:
+    """Return the game as it is: a round of Pebbles is won in one tap, so nothing is ever half played."""
+    return game, []
 
 
 def fold(start: Game, events: Sequence[TableEvent]) -> PebblesTable:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules import history, record
+from rules.games import Table
 from rules.auruxxx.history import AuruxxxTable
 from rules.history import TableEvent
 from rules.twelve_days.history import TwelveDaysTable
@@ -24,7 +25,7 @@ class Table:
         self.setup = setup
         self.events: list[TableEvent] = []
 
-    def tap(self, kind: str, **payload: Any) -> history.Table:
+    def tap(self, kind: str, **payload: Any) -> Table[Any]:
         """Append an event if the rules allow it and return the game it leads to."""
         event = TableEvent(self.events[-1].seq + 1 if self.events else 1, kind, payload)
         table = history.check(self.setup, self.events, event)
@@ -39,7 +40,7 @@ class Table:
         assert self.events == before
         return [str(p) for p in refusal.value.problems]
 
-    def undo(self) -> history.Table:
+    def undo(self) -> Table[Any]:
         """Undo the last change that still counts."""
         last = history.last_change(self.events)
         assert last is not None
