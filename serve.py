@@ -29,7 +29,7 @@ def lan_address() -> str:
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
-    """Return the gunicorn command line: threaded workers, and an access log without game tokens."""
+    """Return the gunicorn command line: threaded workers, an access log without game tokens, and the app's hooks."""
     return [
         "gunicorn",
         "--no-control-socket",
@@ -45,6 +45,8 @@ def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
         "-",
         "--logger-class",
         "gunicorn_logging.RedactingLogger",
+        "--config",
+        "python:gunicorn_hooks",
         "app:create_app()",
     ]
 

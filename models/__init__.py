@@ -1,13 +1,14 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, StaleError, append_event, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, history_of, table_of
 from models.game import Game, Player
 
 __all__ = [
     "CHANGES_CHANNEL",
     "AppendOnlyError",
     "Event",
+    "KeyReusedError",
     "Game",
     "Player",
     "StaleError",

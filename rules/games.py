@@ -76,6 +76,10 @@ class GameRules(Protocol[G]):
         """Return everything the rules forbid in a typed game."""
         ...
 
+    def stages(self, game: G) -> Sequence[object]:
+        """Return the finished rounds or days of a game, in order: what a correction corrects."""
+        ...
+
     def split_open(self, game: G) -> tuple[G, list[Change]]:
         """Return the game without the round or day being played, and the taps that play it again (an import's changes)."""
         ...

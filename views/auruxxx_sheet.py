@@ -505,9 +505,16 @@ def _read_round_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, R
 
 
 def _correct_page(
-    game: Game, table: Table[Any], index: int, values: RoundForm, seen: int, problems: list[str], status: int
+    game: Game,
+    table: Table[Any],
+    index: int,
+    values: RoundForm,
+    seen: int,
+    problems: list[str],
+    status: int,
+    stands_now: RoundForm | None,
 ) -> Response:
-    """Render the correction form, filled in with the round as it stands (or as submitted)."""
+    """Render the correction form, filled in with the round as it stands (or as submitted, beside ``stands_now``)."""
     return page_or_fragment(
         "auruxxx/correct.html",
         "correct",
@@ -516,6 +523,7 @@ def _correct_page(
         number=index + 1,
         players=list(game.player_names),
         values=values,
+        stands_now=stands_now,
         seen=seen,
         problems=problems,
         new_key=new_key,
@@ -529,9 +537,9 @@ ROUND_CORRECTION = Correction(
     event="correct_round",
     position="round",
     changed_meanwhile=lambda: gettext(
-        "Someone else changed this round meanwhile. This is how it stands now; check it and save again."
+        "Someone else changed this round meanwhile. What you entered is still in the form; "
+        "compare it with how the round stands now and save again."
     ),
-    finished=lambda table: len(_table(table).game.rounds),
     stored=_stored_round,
     read_form=_read_round_form,
     page=_correct_page,

@@ -81,6 +81,9 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     for name, value in error.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
+    if code == 413:
+        # The body was refused unread: on a kept-alive connection its bytes would be taken for the next request.
+        response.headers["Connection"] = "close"
     return response
 
 

@@ -10,7 +10,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from flask_babel import get_locale
 
 from faq.content import CONTENT, LANGUAGES, Entry, Outline, load, load_outlines
-from faq.search import ENDINGS, PHRASES, STOPWORDS, SYNONYMS, WEIGHTS, Index
+from faq.search import Index
 from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -133,26 +133,14 @@ def search() -> BaseResponse:
 
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
-    """Return every entry and the search vocabulary, for searching in the browser without a network.
+    """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network.
 
     ``pages`` lists every FAQ page, so the service worker can keep them without knowing the games.
     """
     games = tuple(outlines())
     pages = [url_for("faq.start")] + [url_for("faq.game_page", game=game) for game in games]
     pages += [url_for("faq.entry_page", game=e.game, entry_id=e.id) for e in index().entries if e.lang == LANGUAGES[0]]
-    return jsonify(
-        pages=pages,
-        entries=[
-            {"id": e.id, "game": e.game, "lang": e.lang, "topic": e.topic, "question": e.question, "answer": e.answer,
-             "details": e.details, "page": e.page, "keywords": list(e.keywords)}
-            for e in index().entries
-        ],
-        phrases=[[pattern, replacement] for pattern, replacement in PHRASES],
-        synonyms=[sorted(group) for group in SYNONYMS],
-        stopwords=sorted(STOPWORDS),
-        endings=list(ENDINGS),
-        weights=dict(zip(("question", "keywords", "answer", "details"), WEIGHTS)),
-    )
+    return jsonify({**index().offline(), "pages": pages})
 
 
 @bp.get("/sw.js")

@@ -15,11 +15,11 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from extensions import csrf
-from models import Game, Player, db, history_of, table_of
+from models import Game, Player, StaleError, db, table_of
 from models.event import add_first_events
 from rules import record
 from rules.games import JSON, find_game
-from rules.history import UNDO, Change, import_changes, last_change
+from rules.history import UNDO, Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
 from views.addresses import game_for_reading, game_or_404
 from views.changes import describe_history
@@ -190,16 +190,31 @@ def export(token: str) -> BaseResponse:
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> BaseResponse:
-    """Take back the change the button named (or the last one), as a new event."""
+    """Take back the change the button named, as a new event, while it is still the last one.
+
+    The button names the change the phone saw last; if another phone added a change
+    meanwhile, undoing the named one would skip it (409), and undoing "whatever is last
+    now" would take back a change nobody at this phone saw.
+    """
     game = game_or_404(token)
     views = sheet_of(game.kind)
     target = request.form.get("event", "")
     if not is_whole(target):
-        change = last_change(history_of(game))
-        if change is None:
-            return views.after_tap(game, [gettext("There is nothing to undo.")])
-        target = str(change.seq)
-    return views.after_tap(game, record_tap(game, UNDO, {"event": int(target)}))
+        return views.after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
+
+    def still_last(events: Sequence[TableEvent]) -> None:
+        if superseded(events, int(target)):
+            raise StaleError(f"change {target} is no longer the last one")
+
+    try:
+        problems = record_tap(game, UNDO, {"event": int(target)}, precondition=still_last)
+    except StaleError:
+        stale = gettext(
+            "Someone else changed the game meanwhile, so that was no longer the last change. "
+            "Nothing was undone; this is the sheet now."
+        )
+        return views.render(game, problems=[stale], status=409)
+    return views.after_tap(game, problems)
 
 
 @bp.post("/g/<token>/rematch")

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 from flask_babel import gettext
 
-from models import Game, append_event
+from models import Game, KeyReusedError, append_event
 from rules.history import TableEvent
 from rules.problems import Illegal, Problem
 
@@ -65,10 +65,13 @@ def record_tap(
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
-    field each. ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
+    field each. A form whose key already recorded a different change is refused too.
+    ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
     """
     try:
         append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
+    except KeyReusedError:
+        return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
         players = game.player_names
         refusals = []

@@ -474,9 +474,17 @@ def _read_day_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, Day
 
 
 def _correct_day_page(
-    game: Game, table: Table[Any], index: int, values: DayForm, seen: int, problems: list[str], status: int
+    game: Game,
+    table: Table[Any],
+    index: int,
+    values: DayForm,
+    seen: int,
+    problems: list[str],
+    status: int,
+    stands_now: DayForm | None,
 ) -> Response:
-    """Render the day-correction form filled in with ``values`` (the stored day, or what was just refused)."""
+    """Render the day-correction form filled in with ``values`` (the stored day, or what was refused, beside ``stands_now``)."""
+    cards = [CardOption(token=card_token(c), label=card_label(c)) for c in _table(table).game.variant.cards]
     return page_or_fragment(
         "twelve_days/correct.html",
         "correct",
@@ -486,7 +494,9 @@ def _correct_day_page(
         number=index + 1,
         players=list(game.player_names),
         values=values,
-        cards=[CardOption(token=card_token(c), label=card_label(c)) for c in _table(table).game.variant.cards],
+        stands_now=stands_now,
+        cards=cards,
+        labels={card.token: card.label for card in cards},
         problems=problems,
         new_key=new_key,
     )
@@ -496,9 +506,9 @@ DAY_CORRECTION = Correction(
     event="correct_day",
     position="day",
     changed_meanwhile=lambda: gettext(
-        "Someone else changed this day meanwhile. This is how it stands now; check it and save again."
+        "Someone else changed this day meanwhile. What you entered is still in the form; "
+        "compare it with how the day stands now and save again."
     ),
-    finished=lambda table: len(_table(table).game.days),
     stored=_stored_day,
     read_form=_read_day_form,
     page=_correct_day_page,

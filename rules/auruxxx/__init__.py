@@ -14,5 +14,6 @@ parse = record.parse
 serialise = record.serialise
 result = record.result
 problems = game_problems  # noqa: F405
+stages = history.stages
 split_open = history.split_open
 fold = history.fold

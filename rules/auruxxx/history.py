@@ -201,6 +201,11 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
     return AuruxxxTable(game=game, current=current)
 
 
+def stages(game: Game) -> tuple[Round, ...]:
+    """Return the finished rounds: AURUXXX is played in rounds."""
+    return game.rounds
+
+
 def split_open(game: Game) -> tuple[Game, list[Change]]:
     """Return the game without the round being played, and the taps that play that round again.
 

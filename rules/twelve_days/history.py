@@ -142,6 +142,11 @@ def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
     return TwelveDaysTable(game=game, current=current, hands=hands)
 
 
+def stages(game: Game) -> tuple[Day, ...]:
+    """Return the finished days: 12 Days is played in days."""
+    return game.days
+
+
 def split_open(game: Game) -> tuple[Game, list[Change]]:
     """Return the game without the day being played, and the cards revealed on it as taps, in seating order."""
     played = game.open_day.played if game.open_day is not None else {}

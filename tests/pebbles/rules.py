@@ -107,6 +107,11 @@ def problems(game: Game) -> list[Problem]:
     return found
 
 
+def stages(game: Game) -> tuple[str, ...]:
+    """Return the winners of the finished rounds: a round of Pebbles is who took its pebble."""
+    return game.winners
+
+
 def split_open(game: Game) -> tuple[Game, list[Change]]:
     """Return the game as it is: a round of Pebbles is won in one tap, so nothing is ever half played."""
     return game, []
