@@ -2,7 +2,7 @@
 
 Each game is one package under ``rules/`` whose module-level names satisfy ``GameRules``:
 its kind and title, how its part of the record is read and written, how it is scored and
-checked, and how its events fold into a table. ``rules/__init__.py`` registers the games
+checked, what it is played in (rounds, days), and how its events fold into a table. ``rules/__init__.py`` registers the games
 Tischblock ships; ``find_game`` finds one by the name a record and the database use, like
 python-chess's ``find_variant``. The record, the history, the models and the views ask the
 registry, never which game it is.
