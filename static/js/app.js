@@ -1,9 +1,10 @@
-// Tischblock's own script: the offline FAQ's service worker, and a live sheet that never
-// pulls the rug from under a thumb.
+// Tischblock's own script: the service worker that keeps the app for offline use, and a live
+// sheet that never pulls the rug from under a thumb.
 
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+    // Always ask the server for a new worker (and the Workbox files it loads), never a browser cache.
+    navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
   });
 }
 
@@ -13,6 +14,15 @@ document.addEventListener("DOMContentLoaded", () => {
   const live = document.getElementById("live");
   if (live && window.htmx && !(live._htmx && live._htmx.sse)) {
     window.htmx.process(live);
+  }
+});
+
+// A sheet opened without a network could not connect its live stream; connect it when the
+// network is back (a stream that was connected reconnects by itself).
+window.addEventListener("online", () => {
+  const live = document.getElementById("live");
+  if (live && window.htmx && live._htmx && live._htmx.initialized && !live._htmx.sse) {
+    window.htmx.ajax("GET", live.getAttribute("hx-sse:connect"), { source: live });
   }
 });
 
