@@ -30,15 +30,25 @@ workbox.core.clientsClaim();
 precaching.precacheAndRoute(settings.precache);
 precaching.cleanupOutdatedCaches();
 
-// A kept page answers whatever headers the asking request has: pages vary by language and by
-// htmx's header, but the phone keeps only whole pages in the language it last saw them in.
-const matchOptions = { ignoreVary: true };
-const pages = new strategies.NetworkFirst({ cacheName: PAGES, networkTimeoutSeconds: NETWORK_SECONDS, matchOptions });
+// One copy per address, the last one seen. Pages vary by language and by htmx's header, but only
+// whole pages are kept here, and a copy that kept its Vary would sit beside the newer one.
+const lastCopyOnly = {
+  cacheWillUpdate: async ({ response }) => {
+    if (!response || response.status !== 200) return null;
+    const headers = new Headers(response.headers);
+    headers.delete("Vary");
+    return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+  },
+};
+const pages = new strategies.NetworkFirst({
+  cacheName: PAGES,
+  networkTimeoutSeconds: NETWORK_SECONDS,
+  plugins: [lastCopyOnly],
+});
 const sheets = new strategies.NetworkFirst({
   cacheName: SHEETS,
   networkTimeoutSeconds: NETWORK_SECONDS,
-  matchOptions,
-  plugins: [new expiration.ExpirationPlugin({ maxEntries: KEPT_SHEETS })],
+  plugins: [lastCopyOnly, new expiration.ExpirationPlugin({ maxEntries: KEPT_SHEETS })],
 });
 
 function sameSite(url) {

@@ -57,3 +57,18 @@ document.addEventListener(
 document.addEventListener("htmx:after:swap", () => {
   refreshWaiting = false;
 });
+
+// The phone keeps the last copy of each sheet for offline use (static/sw.js). A sheet that changed
+// on the page (a tap here, or on another phone) is fetched once more after a quiet moment, so
+// the kept copy is the state this phone last saw, not the one it was opened with.
+const KEEP_AFTER_MS = 3_000;
+let keepTimer = null;
+
+document.addEventListener("htmx:after:swap", () => {
+  const sheet = document.getElementById("sheet");
+  if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => {
+    if (navigator.onLine) fetch(sheet.getAttribute("hx-get"), { credentials: "same-origin" }).catch(() => {});
+  }, KEEP_AFTER_MS);
+});
