@@ -134,7 +134,14 @@
       const retry = document.createElement("button");
       retry.type = "button";
       retry.className = "send-now";
-      retry.textContent = texts.sendNow;
+      retry.title = texts.sendNow;
+      const icon = document.createElement("span");
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = "↻";
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = texts.sendNow;
+      retry.append(icon, name);
       retry.addEventListener("click", () => {
         refreshFirst = true;
         pump(true);

@@ -199,6 +199,27 @@ def test_a_tap_that_meets_a_server_error_is_sent_again_and_counted_once(
     assert len(pass_events(live_app, sheet)) == 1
 
 
+def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
+    new_phone: object, live_server: str, screenshot_dir: Path
+) -> None:
+    phone = new_phone()  # type: ignore[operator]
+    start_game(phone, live_server, ["Anna", "Ben", "Cleo"], kind="12days")
+    phone.context.set_offline(True)
+    picker = phone.locator("details.reveal").nth(1)
+    picker.locator("summary").click()
+    picker.locator('input[name=card][value="7"] + button').click()
+    face = picker.locator(".card-face")
+    expect(face).to_have_text("7")
+    expect(face).to_have_class(re.compile(r"\bpending\b"))
+    expect(picker).not_to_have_attribute("open", "")
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    phone.screenshot(path=str(screenshot_dir / "pwa-12days-card-waiting.png"))
+    phone.context.set_offline(False)
+    expect(face).not_to_have_class(re.compile(r"\bpending\b"))
+    expect(face).to_have_text("7")
+    expect(phone.locator("#connection")).to_be_empty()
+
+
 WAKE_LOCK_STUB = """
 window.wakeLockRequests = [];
 Object.defineProperty(navigator, "wakeLock", {
