@@ -2,6 +2,7 @@
 
 import random
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -107,6 +108,25 @@ def history_of(game: Game) -> list[TableEvent]:
 def table_of(game: Game) -> Table:
     """Return what a game's history adds up to."""
     return fold(game.setup, history_of(game))
+
+
+def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Add a new game's first changes to the session once the rules accept them as one history.
+
+    The caller commits them together with the game, so no game is ever stored without them
+    (an import cut short leaves nothing behind). Nobody knows the game's address yet, so no
+    other phone can be appending meanwhile. Raises ``Illegal`` when the rules refuse them.
+    """
+    events = [TableEvent(seq, kind, dict(payload)) for seq, (kind, payload) in enumerate(changes, start=1)]
+    fold(game.setup, events)
+    db.session.flush()
+    db.session.add_all(
+        Event(
+            game_id=game.id, seq=event.seq, kind=event.kind, payload=dict(event.payload),
+            idempotency_key=uuid.uuid4().hex,
+        )
+        for event in events
+    )
 
 
 def append_event(

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from models import Game, StaleError, history_of, table_of
 from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, fold, last_change
+from rules.problems import readable
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.table import game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
@@ -250,7 +251,7 @@ def _back_to_sheet(game: Game) -> Response:
 
 
 def cards_from_tokens(tokens: list[str]) -> auruxxx.Cards:
-    """Return the hand a list of keypad tokens describes."""
+    """Return the hand a list of keypad tokens describes; every token must be one of ``CARD_TOKENS``."""
     counts = Counter(token for token in tokens if not token.startswith("n"))
     return auruxxx.Cards(
         numbers=tuple(int(token[1:]) for token in tokens if token.startswith("n")),
@@ -262,10 +263,11 @@ def cards_from_tokens(tokens: list[str]) -> auruxxx.Cards:
     )
 
 
-def _tokens() -> list[str]:
-    """Return the cards entered so far, as the keypad form carries them."""
-    tokens = [token for token in request.form.get("cards", "").split() if token in CARD_TOKENS]
-    return tokens[:MAX_HAND_CARDS]
+def _tokens() -> tuple[list[str], list[str]]:
+    """Return the cards entered so far, as the keypad form carries them, and whatever in it is no keypad card."""
+    sent = request.form.get("cards", "").split()
+    known = [token for token in sent if token in CARD_TOKENS]
+    return known[:MAX_HAND_CARDS], [token for token in sent if token not in CARD_TOKENS]
 
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
@@ -289,10 +291,13 @@ def hand(token: str, seat: int) -> Response:
         elif isinstance(entered, auruxxx.CountedHand):
             typed = str(entered.points)
     else:
-        tokens = _tokens()
+        tokens, strangers = _tokens()
         typed = request.form.get("points", "").strip()
         action = request.form.get("action", "")
-        if action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
+        if strangers:
+            stranger = readable(strangers[0])
+            problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
+        elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
         elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
             del tokens[int(action[7:])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,16 +11,16 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from models import Game, Player, db, history_of, table_of
-from models.event import append_event
+from models.event import add_first_events
 from rules import auruxxx, record, twelve_days
-from rules.history import last_change
+from rules.history import Change, import_changes, last_change
 from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
 from views.changes import describe_history
 from views.limits import creating, importing
 from views.render import go_to
-from views.table import game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say
+from views.table import game_for_reading, game_or_404, is_whole, recent_names, record_tap, remember_names, say
 
 bp = Blueprint("games", __name__)
 
@@ -109,7 +110,7 @@ class NewGameForm:
     def submitted(cls, kind: str) -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
-        names = [name.strip() for name in request.form.getlist("player")][: SEATS[kind]]
+        names = [record.trimmed_name(name) for name in request.form.getlist("player")][: SEATS[kind]]
         form.names = names + [""] * (SEATS[kind] - len(names))
         dealer = request.form.get("dealer", "0")
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < SEATS[kind] else 0
@@ -126,8 +127,10 @@ class NewGameForm:
         """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat."""
         verb, _, argument = action.partition(":")
         if verb == "add":
-            if argument and argument not in self.names and "" in self.names:
-                self.names[self.names.index("")] = argument[: record.MAX_NAME_LENGTH]
+            name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
+            seated = {record.same_name_key(seated) for seated in self.names if seated}
+            if name and record.same_name_key(name) not in seated and "" in self.names:
+                self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
             return
@@ -159,8 +162,13 @@ class NewGameForm:
         return filled.index(self.dealer) if self.dealer in filled else 0
 
 
-def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None) -> Game:
-    """Store a new game for a checked setup."""
+def create_game(
+    setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
+) -> Game:
+    """Store a new game for a checked setup, with its first changes, in one transaction.
+
+    Raises ``Illegal`` (and stores nothing) when the rules refuse the changes.
+    """
     game = Game(
         kind=setup["game"],
         variant=setup.get("variant", twelve_days.STANDARD.name),
@@ -170,7 +178,12 @@ def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game 
     )
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
-    db.session.commit()
+    try:
+        add_first_events(game, changes)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return game
 
 
@@ -308,14 +321,16 @@ def _import_json() -> BaseResponse:
 
 
 def _import(data: bytes) -> Game:
-    """Create a game from record text, or raise Illegal with every problem (and create nothing)."""
+    """Create a game from record text, round or day in progress included, or raise Illegal with every problem.
+
+    The game, its players and its first changes are stored in one transaction: all or nothing.
+    """
     if len(data) > MAX_IMPORT_BYTES:
         raise Illegal([Problem("record", N_("is larger than {size} KiB"), {"size": MAX_IMPORT_BYTES // 1024})])
     imported = record.loads(data)
     written = record.serialise(imported)
     setup: dict[str, Any] = {key: written[key] for key in ("game", "players", "house_rules", "variant") if key in written}
-    game = create_game(setup)
-    append_event(game, "import", {"record": written}, idempotency_key=new_key())
+    game = create_game(setup, changes=import_changes(imported))
     current_app.logger.info("imported a %s game", game.kind)
     return game
 

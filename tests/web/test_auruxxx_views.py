@@ -495,12 +495,19 @@ def test_keypad_adds_and_removes_cards_without_storing_anything(
     assert len(events(plain_app, token)) == 1
 
 
-def test_keypad_ignores_cards_it_does_not_know(plain_client: FlaskClient, token: str) -> None:
-    """Unknown card tokens and impossible removals leave the sum as it was."""
+def test_keypad_refuses_card_tokens_it_does_not_know(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Unknown card tokens answer 422 naming the first one, instead of saving an empty hand; nothing is stored."""
     finish(plain_client, token, 0, "Ben")
     url = f"/g/{token}/hand/0"
-    response = plain_client.post(url, data={"round": "0", "cards": "n9 n13 joker", "action": "add:n99"})
-    assert keypad_sum(response) == "9"
+    for action in ("save", "add:n1"):
+        response = post(plain_client, token, "hand/0", round="0", cards="n13 joker n9", action=action)
+        assert response.status_code == 422
+        assert problems(response) == ["n13 is not a card on the keypad; check the cards and save again."]
+        assert keypad_sum(response) == "9"
+    response = post(plain_client, token, "hand/0", round="0", cards="x" * 5000, action="save")
+    assert problems(response) == ["x" * 37 + "... is not a card on the keypad; check the cards and save again."]
+    assert len(events(plain_app, token)) == 1
+    assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "add:n99"})) == "9"
     assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "remove:5"})) == "9"
 
 
