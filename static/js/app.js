@@ -72,3 +72,20 @@ document.addEventListener("htmx:after:swap", () => {
     if (navigator.onLine) fetch(sheet.getAttribute("hx-get"), { credentials: "same-origin" }).catch(() => {});
   }, KEEP_AFTER_MS);
 });
+
+// A form that cannot reach the server says so where it was sent from, instead of doing nothing.
+// (Taps on a sheet never get here: its outbox keeps them, static/js/outbox.js.)
+document.addEventListener("htmx:error", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  const form = ctx && ctx.sourceElement;
+  const text = document.querySelector("main") && document.querySelector("main").dataset.unsent;
+  if (!ctx || !ctx.request || ctx.request.method !== "POST" || !form || !form.prepend || !text) return;
+  let note = form.querySelector(".unsent");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "problems unsent";
+    note.setAttribute("role", "alert");
+    form.prepend(note);
+  }
+  note.textContent = text;
+});

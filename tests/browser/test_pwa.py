@@ -220,6 +220,22 @@ def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
     expect(phone.locator("#connection")).to_be_empty()
 
 
+def test_a_form_that_cannot_be_sent_says_so(new_phone: object, live_server: str, screenshot_dir: Path) -> None:
+    """Forms away from the sheet (a round's end, a hand, a correction) are not kept; they say that nothing was saved."""
+    phone = new_phone()  # type: ignore[operator]
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    phone.goto(f"{sheet}/finish")
+    phone.locator("label.choice", has_text="Ben").click()
+    phone.context.set_offline(True)
+    phone.locator("button[type=submit]").click()
+    expect(phone.get_by_role("alert")).to_contain_text("Keine Verbindung – nichts gespeichert")
+    phone.screenshot(path=str(screenshot_dir / "pwa-form-not-sent.png"))
+    phone.context.set_offline(False)
+    phone.locator("button[type=submit]").click()
+    phone.wait_for_url(sheet)
+    expect(phone.locator(".finisher-line")).to_contain_text("Ben")
+
+
 WAKE_LOCK_STUB = """
 window.wakeLockRequests = [];
 Object.defineProperty(navigator, "wakeLock", {

@@ -175,6 +175,26 @@ def test_the_worker_warms_the_rules_of_every_game_the_server_knows(plain_client:
     assert "/faq/auruxxx/happy-man-halving" in pages
 
 
+def test_a_changed_static_file_changes_the_worker_so_phones_install_the_new_version(app: Flask, tmp_path: Path) -> None:
+    """The browser compares the worker byte for byte: a new fingerprint in its list makes it install and take over."""
+    app.static_folder = str(tmp_path)
+    (tmp_path / "sw.js").write_text("// the worker")
+    style = tmp_path / "style.css"
+    style.write_text("body { color: red; }")
+    client = app.test_client()
+    before = client.get("/sw.js").get_data(as_text=True)
+    style.write_text("body { color: green; }")
+    after = client.get("/sw.js").get_data(as_text=True)
+    assert before != after
+    assert f"/static/style.css?v={fingerprint_in(app, 'style.css')}" in after
+
+
+def fingerprint_in(app: Flask, filename: str) -> str | None:
+    """Return a static file's fingerprint as the app sees it now."""
+    with app.test_request_context():
+        return fingerprint(filename)
+
+
 def test_a_new_offline_page_gets_a_new_revision(plain_client: FlaskClient) -> None:
     """The offline page has no fingerprint in its address: its revision follows its text (here: its language)."""
     def revision(language: str) -> str:
