@@ -75,8 +75,11 @@ function isStaticFile({ url }) {
 routing.registerRoute(isSheet, sheets);
 routing.registerRoute(isKeptPage, pages);
 routing.registerRoute(isStaticFile, new strategies.NetworkOnly());
-// Every other page goes to the network, through here so that a failure ends on the offline page.
-routing.registerRoute(({ request }) => request.mode === "navigate", new strategies.NetworkOnly());
+// Every other page, and every form sent as a page, goes to the network through here, so that a
+// failure ends on the offline page.
+const isPage = ({ request }) => request.mode === "navigate";
+routing.registerRoute(isPage, new strategies.NetworkOnly());
+routing.registerRoute(isPage, new strategies.NetworkOnly(), "POST");
 
 // A sheet kept by an earlier version asks for its files under their old fingerprints: without a
 // network it gets the version this worker keeps.

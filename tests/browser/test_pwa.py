@@ -115,6 +115,13 @@ def test_a_page_never_opened_shows_the_offline_page_without_a_network(
     phone.screenshot(path=str(screenshot_dir / "pwa-offline-page.png"))
     phone.goto(f"{live_server}/faq/auruxxx")  # warmed at install, never opened
     expect(phone.locator("h1")).to_contain_text("AURUXXX")
+
+    phone.context.set_offline(False)
+    phone.goto(f"{sheet}/join")
+    phone.context.set_offline(True)
+    phone.locator("details.renew summary").click()
+    phone.locator("details.renew button[type=submit]").click()  # a form sent as a page
+    expect(phone.locator("h1")).to_have_text("Keine Verbindung")
     phone.context.set_offline(False)
 
 
