@@ -219,7 +219,8 @@
     }
   }
 
-  // Send one tap; return "kept" (try again later), or what to show now that it is settled.
+  // Send one tap; say whether it is kept (try again later), to be sent again at once with a fresh
+  // token (renew), or settled, with what to show.
   async function deliver(tap) {
     const body = new URLSearchParams(tap.body);
     const token = sheet()?.querySelector("input[name=csrf_token]");
@@ -244,6 +245,12 @@
     }
     setTrouble(null);
     if (response.ok) return { html };
+    if (response.status === 400 && !tap.renewed) {
+      // Most likely the form's token ran out while the sheet stood still: once more with a fresh one.
+      tap.renewed = true;
+      save();
+      return { renew: true };
+    }
     const page = new DOMParser().parseFromString(html, "text/html");
     const reasons = [...page.querySelectorAll(".problems p")].map((line) => line.textContent.trim());
     if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
@@ -263,6 +270,10 @@
         const tap = taps[0];
         const settled = await deliver(tap);
         if (settled.kept) return retryLater();
+        if (settled.renew) {
+          refreshFirst = true;
+          continue;
+        }
         taps.shift();
         save();
         if (settled.notice) report(settled.notice[0], tap, settled.notice[1]);

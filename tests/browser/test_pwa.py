@@ -206,6 +206,19 @@ def test_a_tap_that_meets_a_server_error_is_sent_again_and_counted_once(
     assert len(pass_events(live_app, sheet)) == 1
 
 
+def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(
+    new_phone: object, live_app: Flask, live_server: str
+) -> None:
+    """A sheet left standing for hours holds CSRF tokens the server no longer takes: the tap still counts, once."""
+    phone = new_phone()  # type: ignore[operator]
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    phone.evaluate("document.querySelectorAll('#sheet input[name=csrf_token]').forEach((field) => { field.value = 'stale'; })")
+    phone.locator(".pass-boxes").nth(1).click()
+    expect(crosses(phone, 1)).to_have_count(1)
+    expect(phone.locator("#notices .notice")).to_have_count(0)
+    assert [event.payload["player"] for event in pass_events(live_app, sheet)] == ["Ben"]
+
+
 def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
     new_phone: object, live_server: str, screenshot_dir: Path
 ) -> None:
