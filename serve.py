@@ -32,7 +32,7 @@ def lan_address() -> str:
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, key: str = TLS_KEY) -> list[str]:
-    """Return the gunicorn command line: threaded workers, an access log without game tokens, HTTPS if given a certificate."""
+    """Return the gunicorn command line: threaded workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate."""
     tls = ["--certfile", cert, "--keyfile", key] if cert and key else []
     return [
         "gunicorn",
@@ -49,6 +49,8 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
         "-",
         "--logger-class",
         "gunicorn_logging.RedactingLogger",
+        "--config",
+        "python:gunicorn_hooks",
         *tls,
         "app:create_app()",
     ]

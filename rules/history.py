@@ -132,6 +132,44 @@ def last_change(events: Sequence[TableEvent]) -> TableEvent | None:
     return remaining[-1] if remaining else None
 
 
+def superseded(events: Sequence[TableEvent], target: int) -> bool:
+    """Return whether change ``target`` still counts but is no longer the last one: undoing it would skip newer changes.
+
+    An undo button offers the last change; once someone else's change follows it, the
+    button shows an old sheet. Unknown, undone or imported changes are not "superseded":
+    ``check`` refuses undoing them.
+
+    >>> taps = [TableEvent(1, "pass", {}), TableEvent(2, "pass", {})]
+    >>> superseded(taps, 1), superseded(taps, 2), superseded(taps, 9)
+    (True, False, False)
+    """
+    change = last_change(events)
+    undoable = {event.seq for event in effective(events) if event.kind != IMPORT}
+    return change is not None and target in undoable and target != change.seq
+
+
+def finished_part(table: Table, index: int) -> auruxxx.Round | twelve_days.Day | None:
+    """Return finished round (AURUXXX) or day (12 Days) ``index`` of a table, or None while it is not finished."""
+    parts: Sequence[auruxxx.Round | twelve_days.Day] = table.game.rounds if isinstance(table, AuruxxxTable) else table.game.days
+    return parts[index] if 0 <= index < len(parts) else None
+
+
+def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index: int, seen: int) -> bool:
+    """Return whether finished round or day ``index`` now differs from how it stood after change ``seen``.
+
+    This is what makes a correction form stale: only what folds into that round or day
+    counts, so a tap, an undo or a correction elsewhere leaves the form valid, while a
+    correction of the same round, an undo that reaches into it, or an earlier round
+    handing it another Happy-Man holder does not. A round or day that is no longer
+    finished is left to ``check``, which refuses correcting it.
+    """
+    now = finished_part(fold(setup, events), index)
+    if now is None:
+        return False
+    then = finished_part(fold(setup, [event for event in events if event.seq <= seen]), index)
+    return then != now
+
+
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table:
     """Return the game the events add up to, or raise Illegal naming what went wrong.
 

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext, lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
-from models import Game, Player, db, history_of, table_of
+from models import Game, Player, StaleError, db, table_of
 from models.event import add_first_events
 from rules import auruxxx, record, twelve_days
-from rules.history import Change, import_changes, last_change
+from rules.history import Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
@@ -245,15 +245,30 @@ def export(token: str) -> BaseResponse:
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> BaseResponse:
-    """Take back the change the button named (or the last one), as a new event."""
+    """Take back the change the button named, as a new event, while it is still the last one.
+
+    The button names the change the phone saw last; if another phone added a change
+    meanwhile, undoing the named one would skip it (409), and undoing "whatever is last
+    now" would take back a change nobody at this phone saw.
+    """
     game = game_or_404(token)
     target = request.form.get("event", "")
     if not is_whole(target):
-        change = last_change(history_of(game))
-        if change is None:
-            return _sheet_after_tap(game, [str(_l("There is nothing to undo."))])
-        target = str(change.seq)
-    return _sheet_after_tap(game, record_tap(game, "undo", {"event": int(target)}))
+        return _sheet_after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
+
+    def still_last(events: Sequence[TableEvent]) -> None:
+        if superseded(events, int(target)):
+            raise StaleError(f"change {target} is no longer the last one")
+
+    try:
+        problems = record_tap(game, "undo", {"event": int(target)}, precondition=still_last)
+    except StaleError:
+        stale = gettext(
+            "Someone else changed the game meanwhile, so that was no longer the last change. "
+            "Nothing was undone; this is the sheet now."
+        )
+        return _sheet(game, [stale], 409)
+    return _sheet_after_tap(game, problems)
 
 
 def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
@@ -261,6 +276,13 @@ def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
     if game.kind == record.AURUXXX:
         return auruxxx_sheet.after_tap(game, problems)
     return twelve_days_sheet.after_tap(game, problems)
+
+
+def _sheet(game: Game, problems: list[str], status: int) -> BaseResponse:
+    """Show the sheet (page or fragment) with a refusal and its status."""
+    if game.kind == record.AURUXXX:
+        return auruxxx_sheet.render(game, problems=problems, status=status)
+    return twelve_days_sheet.render(game, problems=problems, status=status)
 
 
 @bp.post("/g/<token>/rematch")
