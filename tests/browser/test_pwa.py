@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
@@ -19,14 +20,17 @@ pytestmark = pytest.mark.browser
 WAIT = 10_000
 """Milliseconds to wait for anything the phones do (a generous bound, never a pause)."""
 
+PhoneMaker = Callable[..., Page]
+"""Opens a new phone (its own browser profile); keyword arguments go to the browser context."""
+
 
 @pytest.fixture
-def new_phone(browser: Browser, playwright: Playwright) -> Iterator[object]:
+def new_phone(browser: Browser, playwright: Playwright) -> Iterator[PhoneMaker]:
     """Return a maker of German Pixel 7 phones, each with its own browser profile; all closed at the end."""
     contexts: list[BrowserContext] = []
 
-    def make(**options: object) -> Page:
-        context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", **options)  # type: ignore[arg-type]
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", **options)
         context.set_default_timeout(WAIT)
         contexts.append(context)
         return context.new_page()
@@ -55,17 +59,17 @@ def pass_events(app: Flask, sheet: str) -> list[Event]:
         return events
 
 
-def crosses(phone: Page, seat: int) -> object:
+def crosses(phone: Page, seat: int) -> Locator:
     """Return the counted (not waiting) crosses in one player's pass boxes."""
     return phone.locator(".pass-boxes").nth(seat).locator(".box.crossed:not(.pending)")
 
 
 def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
-    new_phone: object, live_app: Flask, live_server: str, screenshot_dir: Path
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
 ) -> None:
     """Installed, offline, reloaded, three taps waiting, back online: both phones and the server hold each tap once."""
-    anna = new_phone()  # type: ignore[operator]
-    ben = new_phone()  # type: ignore[operator]
+    anna = new_phone()
+    ben = new_phone()
     sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
     install(anna)
     ben.goto(sheet)
@@ -104,9 +108,9 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
 
 
 def test_a_page_never_opened_shows_the_offline_page_without_a_network(
-    new_phone: object, live_server: str, screenshot_dir: Path
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
 ) -> None:
-    phone = new_phone()  # type: ignore[operator]
+    phone = new_phone()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     install(phone)
     phone.context.set_offline(True)
@@ -126,11 +130,11 @@ def test_a_page_never_opened_shows_the_offline_page_without_a_network(
 
 
 def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
-    new_phone: object, live_app: Flask, live_server: str, screenshot_dir: Path
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
 ) -> None:
     """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
-    anna = new_phone()  # type: ignore[operator]
-    ben = new_phone()  # type: ignore[operator]
+    anna = new_phone()
+    ben = new_phone()
     sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
     ben.goto(sheet)
 
@@ -138,10 +142,9 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     anna.locator(".pass-boxes").nth(2).click()
     anna.locator(".pass-boxes").nth(0).click()
     expect(anna.locator("#connection")).to_contain_text("offline – 2 Änderungen warten")
-    for _ in range(3):
-        count = ben.locator(".pass-boxes").nth(2).locator(".box.crossed").count()
+    for count in range(1, 4):
         ben.locator(".pass-boxes").nth(2).click()
-        expect(ben.locator(".pass-boxes").nth(2).locator(".box.crossed")).to_have_count(count + 1)
+        expect(crosses(ben, 2)).to_have_count(count)
 
     anna.context.set_offline(False)
     notice = anna.locator("#notices .notice")
@@ -164,9 +167,9 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Cleo", "Cleo", "Cleo"]
 
 
-def test_a_refusal_made_online_stays_after_the_live_update(new_phone: object, live_server: str) -> None:
-    phone = new_phone()  # type: ignore[operator]
-    other = new_phone()  # type: ignore[operator]
+def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
+    other = new_phone()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     other.goto(sheet)
     boxes = phone.locator(".pass-boxes").nth(0)
@@ -182,10 +185,10 @@ def test_a_refusal_made_online_stays_after_the_live_update(new_phone: object, li
 
 
 def test_a_tap_that_meets_a_server_error_is_sent_again_and_counted_once(
-    new_phone: object, live_app: Flask, live_server: str
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
 ) -> None:
     """The server stores the tap but its answer is lost in a 502: the phone sends it again, the key makes it count once."""
-    phone = new_phone(service_workers="block")  # type: ignore[operator]
+    phone = new_phone(service_workers="block")
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     answered: list[int] = []
 
@@ -207,10 +210,10 @@ def test_a_tap_that_meets_a_server_error_is_sent_again_and_counted_once(
 
 
 def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(
-    new_phone: object, live_app: Flask, live_server: str
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
 ) -> None:
     """A sheet left standing for hours holds CSRF tokens the server no longer takes: the tap still counts, once."""
-    phone = new_phone()  # type: ignore[operator]
+    phone = new_phone()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     phone.evaluate("document.querySelectorAll('#sheet input[name=csrf_token]').forEach((field) => { field.value = 'stale'; })")
     phone.locator(".pass-boxes").nth(1).click()
@@ -220,9 +223,9 @@ def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(
 
 
 def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
-    new_phone: object, live_server: str, screenshot_dir: Path
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
 ) -> None:
-    phone = new_phone()  # type: ignore[operator]
+    phone = new_phone()
     start_game(phone, live_server, ["Anna", "Ben", "Cleo"], kind="12days")
     phone.context.set_offline(True)
     picker = phone.locator("details.reveal").nth(1)
@@ -240,9 +243,9 @@ def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
     expect(phone.locator("#connection")).to_be_empty()
 
 
-def test_a_form_that_cannot_be_sent_says_so(new_phone: object, live_server: str, screenshot_dir: Path) -> None:
+def test_a_form_that_cannot_be_sent_says_so(new_phone: PhoneMaker, live_server: str, screenshot_dir: Path) -> None:
     """Forms away from the sheet (a round's end, a hand, a correction) are not kept; they say that nothing was saved."""
-    phone = new_phone()  # type: ignore[operator]
+    phone = new_phone()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     phone.goto(f"{sheet}/finish")
     phone.locator("label.choice", has_text="Ben").click()
@@ -277,8 +280,8 @@ Object.defineProperty(navigator, "wakeLock", {
 """
 
 
-def test_the_sheet_keeps_the_screen_on_until_switched_off(new_phone: object, live_server: str, screenshot_dir: Path) -> None:
-    phone = new_phone()  # type: ignore[operator]
+def test_the_sheet_keeps_the_screen_on_until_switched_off(new_phone: PhoneMaker, live_server: str, screenshot_dir: Path) -> None:
+    phone = new_phone()
     phone.context.add_init_script(WAKE_LOCK_STUB)
     start_game(phone, live_server, ["Anna", "Ben"])
     phone.wait_for_function("wakeLockRequests.length === 1 && wakeLockRequests[0].type === 'screen'")
@@ -301,16 +304,16 @@ def test_the_sheet_keeps_the_screen_on_until_switched_off(new_phone: object, liv
     assert phone.evaluate("wakeLockRequests.length") == 0
 
 
-def test_without_a_wake_lock_the_switch_stays_hidden(new_phone: object, live_server: str) -> None:
-    phone = new_phone()  # type: ignore[operator]
+def test_without_a_wake_lock_the_switch_stays_hidden(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
     phone.context.add_init_script("delete Navigator.prototype.wakeLock")
     start_game(phone, live_server, ["Anna", "Ben"])
     expect(phone.locator(".pass-boxes").first).to_be_visible()
     expect(phone.locator(".keep-awake")).to_be_hidden()
 
 
-def test_the_manifest_parses_and_every_icon_loads_in_its_stated_size(new_phone: object, live_server: str) -> None:
-    phone = new_phone()  # type: ignore[operator]
+def test_the_manifest_parses_and_every_icon_loads_in_its_stated_size(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
     phone.goto(live_server)
     cdp = phone.context.new_cdp_session(phone)
     manifest = cdp.send("Page.getAppManifest")
