@@ -184,28 +184,33 @@ def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker
     expect(notice).to_have_count(1)
 
 
-def test_a_tap_that_meets_a_server_error_is_sent_again_and_counted_once(
+def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_once(
     new_phone: PhoneMaker, live_app: Flask, live_server: str
 ) -> None:
-    """The server stores the tap but its answer is lost in a 502: the phone sends it again, the key makes it count once."""
+    """The first try times out; the second is stored but its answer is lost in a 502; the third counts as the same tap."""
     phone = new_phone(service_workers="block")
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
-    answered: list[int] = []
+    tries: list[str] = []
 
-    def lose_first_answer(route: Route) -> None:
-        route.fetch()  # the server records the tap ...
-        if not answered:
-            answered.append(502)
+    def flaky_network(route: Route) -> None:
+        tries.append(route.request.post_data_json["key"] if route.request.post_data_json else "")
+        if len(tries) == 1:
+            route.abort("timedout")
+        elif len(tries) == 2:
+            route.fetch()  # the server records the tap ...
             route.fulfill(status=502, body="Bad Gateway")  # ... but the phone only sees a proxy's error
         else:
             route.continue_()
 
-    phone.route(re.compile(r"/g/[^/]+/pass$"), lose_first_answer)
+    phone.route(re.compile(r"/g/[^/]+/pass$"), flaky_network)
     phone.locator(".pass-boxes").nth(0).click()
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    expect(phone.locator(".box.pending")).to_have_count(1)
     expect(phone.locator("#connection")).to_contain_text("Serverfehler – 1 Änderung wartet")
     expect(phone.locator(".box.pending")).to_have_count(1)
     expect(crosses(phone, 0)).to_have_count(1)  # sent again on its own a moment later
     expect(phone.locator("#connection")).to_be_empty()
+    assert len(tries) == 3 and len(set(tries)) == 1 and all(tries)  # one key for every try
     assert len(pass_events(live_app, sheet)) == 1
 
 
