@@ -6,7 +6,7 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, send_from_directory, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 
 from faq.content import CONTENT, LANGUAGES, Entry, Outline, load, load_outlines
@@ -133,19 +133,5 @@ def search() -> BaseResponse:
 
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
-    """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network.
-
-    ``pages`` lists every FAQ page, so the service worker can keep them without knowing the games.
-    """
-    games = tuple(outlines())
-    pages = [url_for("faq.start")] + [url_for("faq.game_page", game=game) for game in games]
-    pages += [url_for("faq.entry_page", game=e.game, entry_id=e.id) for e in index().entries if e.lang == LANGUAGES[0]]
-    return jsonify({**index().offline(), "pages": pages})
-
-
-@bp.get("/sw.js")
-def service_worker() -> Response:
-    """Serve the service worker from the site's root so it may keep the FAQ for offline use."""
-    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript", max_age=0)
-    response.headers["Service-Worker-Allowed"] = "/"
-    return response
+    """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network."""
+    return jsonify(index().offline())
