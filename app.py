@@ -13,7 +13,9 @@ from config import Config, apply_instance_defaults, apply_pool_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import auruxxx_sheet, errors, faq, games, health, home, join, language, live, security, table, twelve_days_sheet
+from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps
+from views.sheets import SHEETS
+
 
 
 def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
@@ -44,17 +46,20 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     compress.init_app(app)
 
     app.register_blueprint(security.bp)
+    app.register_blueprint(assets.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
-    app.register_blueprint(table.bp)
+    app.register_blueprint(addresses.bp)
+    app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)
-    app.register_blueprint(auruxxx_sheet.bp)
-    app.register_blueprint(twelve_days_sheet.bp)
+    for sheet in SHEETS.values():
+        app.register_blueprint(sheet.bp)
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(pwa.bp)
     faq.init_app(app)
     app.cli.add_command(score_command)
     return app

@@ -13,6 +13,9 @@ HEADROOM = 500
 """Connections each worker keeps for taps and pages beyond its cap on live streams."""
 WORKER_CONNECTIONS = str(Config.LIVE_STREAMS_PER_PROCESS + HEADROOM)
 """What one evented worker holds at once: every live stream it admits, and room for taps beside them."""
+TLS_CERT = os.environ.get("TLS_CERT", "")
+TLS_KEY = os.environ.get("TLS_KEY", "")
+"""A certificate and its key (PEM files) to serve HTTPS: phones install the app and keep it offline only from a secure page."""
 
 
 def lan_address() -> str:
@@ -32,12 +35,13 @@ def lan_address() -> str:
     return address
 
 
-def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
-    """Return the gunicorn command line: evented workers, an access log without game tokens, and the app's hooks.
+def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, key: str = TLS_KEY) -> list[str]:
+    """Return the gunicorn command line: evented workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate.
 
     A gevent worker holds an open live stream as a sleeping greenlet, not a thread: thousands
     fit in one process, and a tap never waits for a stream to let go of a worker.
     """
+    tls = ["--certfile", cert, "--keyfile", key] if cert and key else []
     return [
         "gunicorn",
         "--no-control-socket",
@@ -55,13 +59,15 @@ def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
         "gunicorn_logging.RedactingLogger",
         "--config",
         "python:gunicorn_hooks",
+        *tls,
         "app:create_app()",
     ]
 
 
 def main() -> None:
     """Print the address for the phones, then hand the process over to gunicorn."""
-    print(f"\n  Tischblock: open http://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
+    scheme = "https" if TLS_CERT and TLS_KEY else "http"
+    print(f"\n  Tischblock: open {scheme}://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     os.execv(gunicorn, gunicorn_argv(f"0.0.0.0:{PORT}"))
 

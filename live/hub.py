@@ -77,7 +77,8 @@ class Hub:
         self._signals: dict[int, threading.Event] = {}
         self._listener: threading.Thread | None = None
         self._idle_since: float | None = None
-        appended.connect(self._appended, sender=app)
+        with app.app_context():
+            appended.connect(self._appended, sender=db.engine)
 
     # --- admission ------------------------------------------------------------------------
 
@@ -146,7 +147,7 @@ class Hub:
         if signal is not None:
             signal.set()
 
-    def _appended(self, sender: Flask, *, game_id: int, version: int, **extra: Any) -> None:
+    def _appended(self, sender: Engine, *, game_id: int, version: int, **extra: Any) -> None:
         """Wake a game's streams the moment this process stores a tap for it."""
         self.changed(game_id, version)
 

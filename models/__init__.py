@@ -2,11 +2,10 @@
 
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
-from models.game import GAME_KINDS, Game, Player
+from models.game import Game, Player
 
 __all__ = [
     "CHANGES_CHANNEL",
-    "GAME_KINDS",
     "AppendOnlyError",
     "Event",
     "KeyReusedError",

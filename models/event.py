@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from blinker import Namespace
-from flask import current_app
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
@@ -19,7 +18,8 @@ from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
-from rules.history import Table, TableEvent, check, fold
+from rules.games import Table
+from rules.history import TableEvent, check, fold
 from rules.problems import Illegal
 
 HISTORIES_KEPT = 1024
@@ -112,8 +112,8 @@ CHANGES_CHANNEL = "tischblock_games"
 
 
 appended = Namespace().signal("appended")
-"""Sent by the app that stored a tap, with ``game_id`` and ``version``, right after the commit: its own
-process's live streams learn of the tap without asking the database."""
+"""Sent by the database engine that stored a tap, with ``game_id`` and ``version``, right after the
+commit: the live streams of this process learn of the tap without asking the database."""
 
 
 def _announce(game_id: int) -> None:
@@ -151,7 +151,7 @@ GameKey = tuple[int, datetime]
 _HISTORIES: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(HISTORIES_KEPT)
 """The histories this process read lately. History is append-only and an event never changes once
 stored, so what was read stays true: only events numbered after the newest one read can be new."""
-_TABLES: _Recent[tuple[GameKey, int], Table] = _Recent(HISTORIES_KEPT)
+_TABLES: _Recent[tuple[GameKey, int], Table[Any]] = _Recent(HISTORIES_KEPT)
 """What each game's history added up to at the versions this process saw lately: folded once per change."""
 
 
@@ -173,7 +173,7 @@ def history_of(game: Game) -> list[TableEvent]:
     return list(events)
 
 
-def folded(game: Game) -> tuple[list[TableEvent], Table]:
+def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
     """Return a game's history and what it adds up to, folding it only if no request of this process did at this version."""
     history = history_of(game)
     version = (_key(game), history[-1].seq if history else 0)
@@ -184,7 +184,7 @@ def folded(game: Game) -> tuple[list[TableEvent], Table]:
     return history, table
 
 
-def table_of(game: Game) -> Table:
+def table_of(game: Game) -> Table[Any]:
     """Return what a game's history adds up to."""
     return folded(game)[1]
 
@@ -268,7 +268,7 @@ def append_event(
             conflict = error
             continue
         _TABLES.put((key, seq), table)
-        appended.send(current_app._get_current_object(), game_id=game_id, version=seq)  # type: ignore[attr-defined]
+        appended.send(db.session.get_bind(), game_id=game_id, version=seq)
         return recorded
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"

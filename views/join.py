@@ -14,7 +14,7 @@ from models import db
 from models.game import new_token
 from views.limits import joining
 from views.render import go_to, page_or_fragment
-from views.table import game_or_404
+from views.addresses import game_or_404
 
 bp = Blueprint("join", __name__)
 

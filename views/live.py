@@ -28,8 +28,9 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
 from models import Event, db
-from views import games
-from views.table import game_for_reading, is_whole
+from views.addresses import game_for_reading
+from views.forms import is_whole
+from views.sheets import sheet_of
 
 bp = Blueprint("live", __name__)
 
@@ -74,7 +75,7 @@ def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str, str]:
         g.shared_page = True
         game = game_for_reading(token)
         current = version(game.id)
-        sheet = games.sheet(token).get_data(as_text=True)
+        sheet = sheet_of(game.kind).render(game).get_data(as_text=True)
         return current, sheet, render_template("live/update.html", sheet=Markup(sheet))
 
 

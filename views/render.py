@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import make_response, redirect, render_template, request, url_for
@@ -11,7 +11,8 @@ from werkzeug.wrappers import Response
 
 from models import Game
 from views.changes import earlier_games
-from views.table import address, new_key
+from views.addresses import address
+from views.taps import new_key
 
 
 def wants_fragment() -> bool:
@@ -40,7 +41,7 @@ def go_to(url: str) -> Response:
     return redirect(url, code=303)
 
 
-def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: str) -> Response:
+def answer_tap(problems: Sequence[str], show: Callable[..., Response], sheet_url: str) -> Response:
     """Answer a tap on a sheet: the refusal on the sheet, the updated sheet for htmx, else back to the page.
 
     ``show`` renders the sheet (it takes ``problems`` and ``status``) for a refusal. A stored
@@ -56,7 +57,7 @@ def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: st
     return redirect(sheet_url, code=303)
 
 
-def render_sheet(template: str, game: Game, /, *, problems: list[str] | None = None, status: int = 200, **context: Any) -> Response:
+def render_sheet(template: str, game: Game, /, *, problems: Sequence[str] = (), status: int = 200, **context: Any) -> Response:
     """Render a game's sheet (page or ``#sheet`` fragment) with what every sheet shows besides its own layout.
 
     That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games
@@ -66,7 +67,7 @@ def render_sheet(template: str, game: Game, /, *, problems: list[str] | None = N
         template,
         "sheet",
         status=status,
-        problems=problems or [],
+        problems=list(problems),
         new_key=new_key,
         earlier=earlier_games(game),
         record_url=url_for("games.export", token=address(game)),

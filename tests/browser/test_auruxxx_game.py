@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
 
-from rules import points, record
+from rules import record
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,8 @@ def small_phone(browser: Browser, playwright: Playwright) -> Iterator[Page]:
 
 def shown(number: int | float) -> str:
     """Return a record's number as the German sheet writes it: 8.5 -> "8,5", -5 -> "−5"."""
-    return points.display(round(number * 2), decimal_separator=",")
+    text = f"{abs(number):g}".replace(".", ",")
+    return f"−{text}" if number < 0 else text
 
 
 def scored(players: list[str], rounds: list[dict[str, Any]]) -> dict[str, Any]:
@@ -114,8 +115,8 @@ def start_game(page: Page, base: str, players: list[str], *, dealer: int = 0, sh
 
 
 def crossed(page: Page, seat: int) -> Locator:
-    """Return the crossed boxes of a seat in the current round."""
-    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed")
+    """Return the crossed boxes of a seat in the current round that the server counted (not those still waiting)."""
+    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed:not(.pending)")
 
 
 def pass_cross(page: Page, seat: int, times: int = 1) -> None:
@@ -492,11 +493,14 @@ def test_a_fourth_pass_is_refused(live_server: str, phone: Page, screenshot_dir:
     phone.set_default_timeout(ACTION_TIMEOUT)
     url = start_game(phone, live_server, ["Ute", "Veit"])
     pass_cross(phone, 0, times=3)
-    expect(phone.locator("#sheet .problems")).to_have_count(0)
+    refusal = phone.locator("#notices .notice")
+    expect(refusal).to_have_count(0)
     phone.locator("#sheet tr.round--current .pass-boxes").nth(0).tap()
-    expect(phone.locator("#sheet .problems")).to_be_visible()
+    expect(refusal).to_contain_text("Ute: höchstens 3-mal Passen")
     expect(crossed(phone, 0)).to_have_count(3)
     phone.screenshot(path=screenshot_dir / "fourth-pass-refused.png", full_page=True)
     phone.goto(url)
     expect(crossed(phone, 0)).to_have_count(3)
-    expect(phone.locator("#sheet .problems")).to_have_count(0)
+    expect(refusal).to_be_visible()  # the refusal stays until it is read
+    refusal.get_by_role("button").click()
+    expect(refusal).to_have_count(0)
