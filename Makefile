@@ -88,9 +88,12 @@ postgresql:
 		$$sudo apt-get update && $$sudo apt-get install -y postgresql; \
 	fi
 
-# Tap-to-other-phone latency under gunicorn (two Chromium phones), and the FAQ search latency.
-bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium
+# Live sheets at scale (K tables x 5 phones on SQLite and PostgreSQL), two Chromium phones,
+# tap cost as the database grows, and the FAQ search latency: every figure against a floor of the same run.
+bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
+	$(BIN)/python bench/load.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/growth.py
 	$(BIN)/python bench/faq.py --latency
 
 # Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.

@@ -6,13 +6,14 @@ from typing import Any
 
 from flask import Flask
 from jinja2 import StrictUndefined
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cli import score_command
-from config import Config, apply_instance_defaults
+from config import Config, apply_instance_defaults, apply_pool_defaults
 from gunicorn_logging import RedactingFilter
-from extensions import babel, csrf, init_limiter, migrate
+from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import addresses, assets, errors, faq, games, home, join, language, live, pwa, security, taps
+from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps
 from views.sheets import SHEETS
 
 
@@ -27,9 +28,11 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
         app.config.from_object(config)
     os.makedirs(app.instance_path, exist_ok=True)
     apply_instance_defaults(app.config, app.instance_path)
+    apply_pool_defaults(app.config)
 
     if app.testing:
         app.jinja_env.undefined = StrictUndefined
+    trust_proxies(app)
     app.logger.addFilter(RedactingFilter())
 
     db.init_app(app)
@@ -40,6 +43,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     babel.init_app(app, locale_selector=language.select_locale)
     csrf.init_app(app)
     init_limiter(app)
+    compress.init_app(app)
 
     app.register_blueprint(security.bp)
     app.register_blueprint(assets.bp)
@@ -54,7 +58,20 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(pwa.bp)
     faq.init_app(app)
     app.cli.add_command(score_command)
     return app
+
+
+def trust_proxies(app: Flask) -> None:
+    """Believe the X-Forwarded-* headers of ``TRUSTED_PROXIES`` reverse proxies, and no one else's.
+
+    Behind a proxy every request comes from the proxy's address: without this, all its users
+    would share one rate-limit bucket and one stream cap. Set too high, a client could claim
+    any address by sending the header itself.
+    """
+    hops = int(app.config.get("TRUSTED_PROXIES", 0))
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]

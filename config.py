@@ -30,8 +30,26 @@ class Config:
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
     RATELIMIT_HEADERS_ENABLED = True
     """Flask-Limiter says on a limited route how many requests are left and, once refused, when to try again (``Retry-After``)."""
-    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "25"))
+    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "50"))
     """How long one live stream stays open before the browser reconnects (views/live.py)."""
+    LIVE_STREAMS_PER_PROCESS = int(os.environ.get("LIVE_STREAMS_PER_PROCESS", "1500"))
+    """Open live streams one server process holds; one more is answered 503 with Retry-After."""
+    LIVE_STREAMS_PER_ADDRESS = int(os.environ.get("LIVE_STREAMS_PER_ADDRESS", "100"))
+    """Open live streams one client address may hold in one process: a café's shared address, not a loop."""
+    LIVE_RETRY_AFTER_SECONDS = int(os.environ.get("LIVE_RETRY_AFTER_SECONDS", "10"))
+    """What a refused stream is told to wait before it tries again."""
+    TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+    """Reverse proxies in front of the app whose X-Forwarded-* headers are believed (0: none, the default)."""
+    COMPRESS_MIMETYPES = [
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "image/svg+xml",
+    ]
+    """What Flask-Compress compresses: pages, fragments, records, styles and scripts, never ``text/event-stream``."""
 
 
 class TestConfig(Config):
@@ -42,6 +60,21 @@ class TestConfig(Config):
     SQLALCHEMY_DATABASE_URI = "sqlite://"
     RATELIMIT_ENABLED = False
     """Tests that prove a limit switch it on for their own app."""
+
+
+POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))
+"""PostgreSQL connections each server process keeps open (``DATABASE_POOL_SIZE``)."""
+POOL_OVERFLOW = int(os.environ.get("DATABASE_POOL_OVERFLOW", "10"))
+"""Further PostgreSQL connections a busy process may open for a moment (``DATABASE_POOL_OVERFLOW``)."""
+
+
+def apply_pool_defaults(config: MutableMapping[str, Any]) -> None:
+    """Size the PostgreSQL connection pool for evented workers, where many requests wait on the database at once."""
+    if str(config.get("SQLALCHEMY_DATABASE_URI") or "").startswith("postgresql"):
+        options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_size", POOL_SIZE)
+        options.setdefault("max_overflow", POOL_OVERFLOW)
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def apply_instance_defaults(config: MutableMapping[str, Any], instance_path: str) -> None:

@@ -5,10 +5,14 @@ import socket
 import sys
 from pathlib import Path
 
+from config import Config
+
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
-THREADS = "32"
-"""Threads per worker: an open live stream holds one, so taps must never wait for a free one."""
+HEADROOM = 500
+"""Connections each worker keeps for taps and pages beyond its cap on live streams."""
+WORKER_CONNECTIONS = str(Config.LIVE_STREAMS_PER_PROCESS + HEADROOM)
+"""What one evented worker holds at once: every live stream it admits, and room for taps beside them."""
 TLS_CERT = os.environ.get("TLS_CERT", "")
 TLS_KEY = os.environ.get("TLS_KEY", "")
 """A certificate and its key (PEM files) to serve HTTPS: phones install the app and keep it offline only from a secure page."""
@@ -32,7 +36,11 @@ def lan_address() -> str:
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, key: str = TLS_KEY) -> list[str]:
-    """Return the gunicorn command line: threaded workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate."""
+    """Return the gunicorn command line: evented workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate.
+
+    A gevent worker holds an open live stream as a sleeping greenlet, not a thread: thousands
+    fit in one process, and a tap never waits for a stream to let go of a worker.
+    """
     tls = ["--certfile", cert, "--keyfile", key] if cert and key else []
     return [
         "gunicorn",
@@ -42,9 +50,9 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
         "--workers",
         workers,
         "--worker-class",
-        "gthread",
-        "--threads",
-        THREADS,
+        "gevent",
+        "--worker-connections",
+        WORKER_CONNECTIONS,
         "--access-logfile",
         "-",
         "--logger-class",

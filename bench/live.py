@@ -3,15 +3,16 @@
     .venv/bin/python bench/live.py              # 30 taps on SQLite, median and p95 against a floor
     .venv/bin/python bench/live.py --repeat 50
 
-Phone A hands the Happy-Man figure on; phone B has the same sheet open and learns of the
-change through its live stream (server-sent events), then fetches the new sheet. Both pages
+Phone A hands the Happy-Man figure on; phone B has the same sheet open and gets the new
+sheet pushed on its live stream (server-sent events), which htmx swaps in. Both pages
 timestamp in the page (``performance.timeOrigin + performance.now()``, one clock for both
 renderers): A right before the tap, B when a MutationObserver sees the figure in its new place.
 
 The floor, measured in the same run on the same tap, is A's own round trip: from the tap until
 A's sheet shows the change from the tap's own answer. The gap between the two is what "live"
-costs on top of a tap: SQLite is asked every 0.25 s, then B fetches the sheet. The server is the
-real thing (``serve.py``'s gunicorn command line, two threaded workers) on a throwaway SQLite file,
+costs on top of a tap: the stream is woken (at once when A's tap reached the same worker, at the
+next SQLite tick when it reached the other), the sheet rendered once and pushed. The server is the
+real thing (``serve.py``'s gunicorn command line, two gevent workers) on a throwaway SQLite file,
 and it shares the machine's cores with the browser: read the ratio, not a lone absolute figure.
 This is a measurement, not a test: nothing is asserted.
 """
@@ -82,7 +83,7 @@ def measure(a: Page, b: Page, repeat: int) -> tuple[list[float], list[float]]:
         b.wait_for_function("() => window.__seenAt !== null", timeout=10_000)
         own.append(a.evaluate("() => window.__ownAt") - tapped)
         other.append(b.evaluate("() => window.__seenAt") - tapped)
-        # Let A's own live refresh settle; a random pause keeps taps from falling into step with the 0.25 s checks.
+        # Let A's own pushed update settle; a random pause keeps taps from falling into step with the ticks.
         time.sleep(random.uniform(0.3, 0.55))
     return other, own
 
@@ -116,8 +117,8 @@ def main() -> int:
             server.stop()
 
     med_other, med_own = statistics.median(other), statistics.median(own)
-    print(f"Tap on phone A → visible on phone B (gunicorn, 2 gthread workers, SQLite; {len(other)} taps)")
-    print(f"  A → B (live stream + sheet fetch)  median {med_other:7.1f} ms   p95 {percentile(other, 0.95):7.1f} ms")
+    print(f"\nTap on phone A → visible on phone B (two Chromium phones; gunicorn, 2 gevent workers, SQLite; {len(other)} taps)")
+    print(f"  A → B (pushed on the live stream)  median {med_other:7.1f} ms   p95 {percentile(other, 0.95):7.1f} ms")
     print(f"  floor: A's own tap round trip      median {med_own:7.1f} ms   p95 {percentile(own, 0.95):7.1f} ms")
     print(f"  ratio of medians A→B / floor: {med_other / med_own:.1f}×   (extra: {med_other - med_own:.1f} ms)")
     return 0

@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
 from models.game import Game, Player
 
 __all__ = [
@@ -13,6 +13,8 @@ __all__ = [
     "Player",
     "StaleError",
     "append_event",
+    "appended",
+    "folded",
     "history_of",
     "table_of",
     "configure_engine",

@@ -2,12 +2,15 @@
 
 import json
 import random
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from blinker import Namespace
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
@@ -19,6 +22,10 @@ from rules.games import Table
 from rules.history import TableEvent, check, fold
 from rules.problems import Illegal
 
+HISTORIES_KEPT = 1024
+"""Games whose history (and folded table) a process keeps in memory: more than its phones have open at once."""
+K = TypeVar("K")
+V = TypeVar("V")
 APPEND_ATTEMPTS = 30
 """How often ``append_event`` retries when another phone took the same number."""
 BACKOFF_SECONDS = 0.002
@@ -104,23 +111,82 @@ CHANGES_CHANNEL = "tischblock_games"
 """The PostgreSQL channel on which a game's id is announced whenever its history grows."""
 
 
+appended = Namespace().signal("appended")
+"""Sent by the database engine that stored a tap, with ``game_id`` and ``version``, right after the
+commit: the live streams of this process learn of the tap without asking the database."""
+
+
 def _announce(game_id: int) -> None:
     """Tell listening PostgreSQL sessions that a game changed; delivered only if the insert commits."""
     if db.session.get_bind().dialect.name == "postgresql":
         db.session.execute(text("SELECT pg_notify(:channel, :game)"), {"channel": CHANGES_CHANNEL, "game": str(game_id)})
 
 
+class _Recent(Generic[K, V]):
+    """The values of the keys used most lately, at most ``size`` of them, safe to share between requests."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._values.get(key)
+            if value is not None:
+                self._values.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+
+
+GameKey = tuple[int, datetime]
+"""A game as the caches know it: its id and the moment it was created, which no game of another database shares."""
+
+_HISTORIES: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(HISTORIES_KEPT)
+"""The histories this process read lately. History is append-only and an event never changes once
+stored, so what was read stays true: only events numbered after the newest one read can be new."""
+_TABLES: _Recent[tuple[GameKey, int], Table[Any]] = _Recent(HISTORIES_KEPT)
+"""What each game's history added up to at the versions this process saw lately: folded once per change."""
+
+
+def _key(game: Game) -> GameKey:
+    return (game.id, game.created_at)
+
+
 def history_of(game: Game) -> list[TableEvent]:
-    """Return a game's stored events in order, in the shape the rules fold."""
+    """Return a game's stored events in order, in the shape the rules fold: those read before, and newer ones from the database."""
+    key = _key(game)
+    known = _HISTORIES.get(key) or ()
+    after = known[-1].seq if known else 0
     rows = db.session.execute(
-        select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id).order_by(Event.seq)
+        select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id, Event.seq > after).order_by(Event.seq)
     )
-    return [TableEvent(seq, kind, payload) for seq, kind, payload in rows]
+    events = known + tuple(TableEvent(seq, kind, payload) for seq, kind, payload in rows)
+    if len(events) >= len(_HISTORIES.get(key) or ()):
+        _HISTORIES.put(key, events)
+    return list(events)
+
+
+def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
+    """Return a game's history and what it adds up to, folding it only if no request of this process did at this version."""
+    history = history_of(game)
+    version = (_key(game), history[-1].seq if history else 0)
+    table = _TABLES.get(version)
+    if table is None:
+        table = fold(game.setup, history)
+        _TABLES.put(version, table)
+    return history, table
 
 
 def table_of(game: Game) -> Table[Any]:
     """Return what a game's history adds up to."""
-    return fold(game.setup, history_of(game))
+    return folded(game)[1]
 
 
 def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
@@ -166,6 +232,7 @@ def append_event(
     Raises ``KeyReusedError`` when the key already recorded a different change of this game.
     """
     game_id = game.id
+    key = _key(game)
     setup = game.setup
     conflict: IntegrityError | None = None
     for attempt in range(APPEND_ATTEMPTS):
@@ -180,7 +247,7 @@ def append_event(
         try:
             if precondition is not None:
                 precondition(events)
-            check(setup, events, TableEvent(seq, kind, dict(payload)))
+            table = check(setup, events, TableEvent(seq, kind, dict(payload)))
         except (Illegal, StaleError):
             db.session.rollback()
             raise
@@ -200,6 +267,8 @@ def append_event(
             db.session.rollback()
             conflict = error
             continue
+        _TABLES.put((key, seq), table)
+        appended.send(db.session.get_bind(), game_id=game_id, version=seq)
         return recorded
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
@@ -107,7 +108,9 @@ class PostgresCluster:
 
 
 class GunicornServer:
-    """The app under gunicorn exactly as ``serve.py`` starts it (two gthread workers), on a free local port.
+    """The app under gunicorn exactly as ``serve.py`` starts it (two gevent workers), on a free local port.
+
+    ``settings`` are extra environment variables for the app (stream caps, for instance).
 
     It runs in its own process group, so ``kill_hard`` can SIGKILL the master and its
     workers at once, as a power cut or the OOM killer would.
@@ -121,12 +124,14 @@ class GunicornServer:
         workers: int = 2,
         live_stream_seconds: float = 5.0,
         port: int | None = None,
+        settings: Mapping[str, str] | None = None,
     ) -> None:
         self.database_url = database_url
         self.log_path = log_path
         self.workers = workers
         self.live_stream_seconds = live_stream_seconds
         self.port = port or free_port()
+        self.settings = dict(settings or {})
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
 
@@ -144,6 +149,7 @@ class GunicornServer:
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": SECRET_KEY,
             "LIVE_STREAM_SECONDS": str(self.live_stream_seconds),
+            **self.settings,
         }
         self._log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
@@ -154,7 +160,7 @@ class GunicornServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_text()}")
             try:
-                with urllib.request.urlopen(f"{self.base}/", timeout=2) as answer:
+                with urllib.request.urlopen(f"{self.base}/", timeout=5) as answer:
                     if answer.status == 200 and self._all_workers_booted():
                         return self
             except OSError:
@@ -176,8 +182,8 @@ class GunicornServer:
     def stop(self, timeout: float = 3.0) -> None:
         """Shut gunicorn down quickly (SIGQUIT to the master); SIGKILL its process group if it lingers.
 
-        A worker only exits once its threads have finished, and a live stream whose phone hung up
-        runs on until ``live_stream_seconds`` are over: no reason to wait for that in a test.
+        A worker only exits once its open connections have finished, and a live stream whose phone
+        hung up runs on until ``live_stream_seconds`` are over: no reason to wait for that in a test.
         """
         process = self.process
         if process is None:

@@ -18,12 +18,11 @@ from flask_babel import format_decimal, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, folded, table_of
 from rules import auruxxx, points
 from rules.auruxxx.history import AuruxxxTable, OpenRound
 from rules.auruxxx.record import serialise_hand
 from rules.games import JSON, Table
-from rules.history import fold
 from rules.problems import readable
 from views.addresses import game_or_404
 from views.changes import UndoOffer, undo_offer
@@ -226,8 +225,8 @@ class Sheet:
 
 def build_sheet(game: Game) -> Sheet:
     """Fold the game's history and lay it out as the paper pad's rows and columns."""
-    history = history_of(game)
-    table = _table(fold(game.setup, history))
+    history, folded_table = folded(game)
+    table = _table(folded_table)
     result = auruxxx.score_game(table.game)
     players = table.game.players
     rows: list[Row] = []

@@ -40,6 +40,8 @@ def title_and_message(error: HTTPException) -> tuple[str, str]:
         return gettext("That could not be recorded"), _detail(error) or gettext("Check what you entered and try again.")
     if code == 429:
         return gettext("Too many requests"), gettext("Too many requests from this device. Please wait a minute and try again.")
+    if code == 503:
+        return gettext("Busy right now"), _detail(error) or gettext("Sorry, that did not work. Reload the page and try again.")
     if code >= 500:
         return gettext("Something went wrong"), gettext("Sorry, that did not work. Reload the page and try again.")
     return gettext("That did not work"), gettext("Go back and try again.")

@@ -1,36 +1,45 @@
-"""Every phone at the table sees a tap made on another within a second, without reloading.
+"""Every phone at the table sees a tap made on another at once, without asking for it.
 
-A sheet keeps a server-sent-events stream open; when the game's history grows, the stream
-says so and htmx fetches the new sheet. The version of a game is the number of its newest
-event: history is append-only, so that number changes exactly when something happened.
-The signal travels through the database, so it works with any number of server processes:
-PostgreSQL pushes it with LISTEN/NOTIFY, SQLite is asked a cheap question a few times a
-second. A stream ends after a while and the browser reconnects with the last version it
-saw, which also catches up after a dropped connection (and works where a proxy will not
-keep a connection open: then it is polling).
+A sheet keeps a server-sent-events stream open. When the game's history grows, the stream
+pushes the re-rendered live part of the sheet, and htmx's SSE extension swaps it in: no
+second request. The update is the same for every phone that opened the same address in the
+same language, so it is rendered once per change and language, whoever asks first
+(``live.Pushes``). Each event's id is the game's version, the number of its newest event:
+history is append-only, so that number changes exactly when something happened, and a
+browser that reconnects with ``Last-Event-ID`` gets the current sheet if it missed anything.
+If rendering fails, the stream says "changed" instead and the sheet fetches itself, as before.
+
+Streams wait on this process's one listener (``live.Hub``), which learns of changes from this
+process's own taps at once and from other processes through the database. A stream ends after
+``LIVE_STREAM_SECONDS`` and the browser reconnects. Each process caps its open streams, in all
+and per client address; a refused stream gets 503 with Retry-After and the browser tries again.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, g, make_response, render_template, request
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from sqlalchemy import func, select
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from models import CHANGES_CHANNEL, Event, Game, db
+from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
+from models import Event, db
 from views.addresses import game_for_reading
 from views.forms import is_whole
+from views.sheets import sheet_of
 
 bp = Blueprint("live", __name__)
 
-STREAM_SECONDS = 25.0
-"""How long one stream stays open before the browser reconnects."""
-CHECK_SECONDS = 0.25
-"""How often SQLite is asked whether a game changed."""
+STREAM_SECONDS = 50.0
+"""How long one stream stays open before the browser reconnects (``LIVE_STREAM_SECONDS``)."""
 KEEPALIVE_SECONDS = 10.0
+"""A quiet stream says something this often, so proxies and phones keep the connection."""
 RETRY_MILLISECONDS = 500
+RETRY = Message.of(f"retry: {RETRY_MILLISECONDS}\n\n")
 
 
 def version(game_id: int) -> int:
@@ -44,11 +53,6 @@ def version(game_id: int) -> int:
     return int(newest or 0)
 
 
-def _message(current: int) -> str:
-    """Return one server-sent event saying which version a game has reached."""
-    return f"id: {current}\nevent: changed\ndata: {current}\n\n"
-
-
 def _since() -> int | None:
     """Return the version the browser last saw: from a reconnect's Last-Event-ID, else the page's own."""
     for value in (request.headers.get("Last-Event-ID", ""), request.args.get("since", "")):
@@ -57,65 +61,111 @@ def _since() -> int | None:
     return None
 
 
-class _Listener:
-    """Waits for a game's change: PostgreSQL NOTIFY where available, else a short sleep between checks."""
+def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str, str]:
+    """Render the live part of the sheet at ``token`` in ``language``, as every phone there shares it.
 
-    def __init__(self) -> None:
-        self.connection: Any = None
-        if db.engine.dialect.name == "postgresql":
-            import psycopg
-
-            url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-            self.connection = psycopg.connect(url, autocommit=True)
-            self.connection.execute(f"LISTEN {CHANGES_CHANNEL}")
-
-    def wait(self, seconds: float, game_id: int) -> None:
-        """Return when this game may have changed, or after ``seconds``."""
-        if self.connection is None:
-            time.sleep(min(seconds, CHECK_SECONDS))
-            return
-        for note in self.connection.notifies(timeout=seconds, stop_after=1):
-            if note.payload == str(game_id):
-                return
-
-    def close(self) -> None:
-        """Stop listening."""
-        if self.connection is not None:
-            self.connection.close()
+    Returns its version, the sheet, and the sheet as a pushed update. The sheet comes from the
+    game's own view, asked for as htmx asks for it. What belongs to one phone stays out: the
+    form's CSRF token and the tap keys are left empty, and each phone fills in its own before
+    the sheet is shown (static/js/app.js).
+    """
+    headers = {"HX-Request": "true", "Accept-Language": language}
+    with app.app_context(), app.test_request_context(f"/g/{token}", headers=headers):
+        g.csrf_token = ""
+        g.shared_page = True
+        game = game_for_reading(token)
+        current = version(game.id)
+        sheet = sheet_of(game.kind).render(game).get_data(as_text=True)
+        return current, sheet, render_template("live/update.html", sheet=Markup(sheet))
 
 
-def stream(game_id: int, since: int | None, seconds: float) -> Iterator[str]:
-    """Yield an event whenever the game's version moves on, for ``seconds``, then end."""
-    listener = _Listener()
+def pushes_of(app: Flask) -> Pushes:
+    """Return this process's rendered updates of ``app``."""
+    pushes = app.extensions.get("tischblock_pushes")
+    if pushes is None:
+        pushes = app.extensions["tischblock_pushes"] = Pushes(lambda token, language: live_sheet(app, token, language))
+    assert isinstance(pushes, Pushes)
+    return pushes
+
+
+def _update(app: Flask, token: str, language: str, at_least: int) -> Update | None:
+    """Return the pushed update, a "changed" event if it could not be rendered, or None if the address is gone."""
     try:
-        yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        seen = version(game_id)
+        return pushes_of(app).update(token, language, at_least)
+    except HTTPException:
+        return None
+    except Exception:  # the sheet's own request shows the error; this phone still learns of the change
+        app.logger.exception("live: the sheet could not be rendered for a push")
+        return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
+
+
+def shared_sheet() -> Response:
+    """Answer a tap htmx sent with the sheet every phone at its address is pushed: one render serves the tapper and the table."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    token = str((request.view_args or {})["token"])
+    current = version(game_for_reading(token).id)
+    language = str(get_locale() or app.config["LANGUAGES"][0])
+    response = make_response(pushes_of(app).update(token, language, current).sheet)
+    response.vary.add("HX-Request")
+    return response
+
+
+def messages(app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float) -> Iterator[Message]:
+    """Yield a stream's events: the sheet whenever the game moves past what the phone shows, for ``seconds``."""
+    hub = hub_of(app)
+    yield RETRY
+    with hub.watching(game_id, seen):
+        sent = since
         if since is not None and since != seen:
-            yield _message(seen)
+            update = _update(app, token, language, seen)
+            if update is None:
+                return
+            yield update.message
+            sent, seen = update.version, max(seen, update.version)
         deadline = time.monotonic() + seconds
-        quiet_since = time.monotonic()
         while (left := deadline - time.monotonic()) > 0:
-            listener.wait(min(left, KEEPALIVE_SECONDS), game_id)
-            current = version(game_id)
-            if current != seen:
-                seen = current
-                quiet_since = time.monotonic()
-                yield _message(current)
-            elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
-                quiet_since = time.monotonic()
-                yield ": still here\n\n"
-    finally:
-        listener.close()
-        db.session.remove()
+            newer = hub.wait(game_id, seen, min(left, KEEPALIVE_SECONDS))
+            if newer is None:
+                if deadline - time.monotonic() > 0:
+                    yield KEEPALIVE
+                continue
+            update = _update(app, token, language, newer)
+            if update is None:
+                return
+            seen = max(newer, update.version)
+            if update.version != sent:
+                sent = update.version
+                yield update.message
 
 
 @bp.get("/g/<token>/live")
 def changes(token: str) -> Response:
-    """Stream "changed" events for a game to a sheet (edit or read-only address alike)."""
-    game: Game = game_for_reading(token)
-    seconds = float(current_app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
-    response = Response(stream_with_context(stream(game.id, _since(), seconds)), mimetype="text/event-stream")
+    """Stream a game's sheet to a phone whenever it changes (edit or read-only address alike)."""
+    game_id = game_for_reading(token).id
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    hub = hub_of(app)
+    address = request.remote_addr or "unknown"
+    try:
+        hub.admit(address)
+    except StreamRefused:
+        raise ServiceUnavailable(
+            description=gettext("Too many open sheets right now; this one catches up in a moment."),
+            retry_after=int(app.config["LIVE_RETRY_AFTER_SECONDS"]),
+        ) from None
+    try:
+        seen = version(game_id)
+        seconds = float(app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
+        language = str(get_locale() or app.config["LANGUAGES"][0])
+        framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
+        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds))
+        response = Response(body, mimetype="text/event-stream")
+    except BaseException:
+        hub.leave(address)
+        raise
+    response.call_on_close(lambda: hub.leave(address))
+    if framing.gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
-

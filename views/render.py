@@ -44,13 +44,16 @@ def go_to(url: str) -> Response:
 def answer_tap(problems: Sequence[str], show: Callable[..., Response], sheet_url: str) -> Response:
     """Answer a tap on a sheet: the refusal on the sheet, the updated sheet for htmx, else back to the page.
 
-    ``show`` renders the sheet (it takes ``problems`` and ``status``); a plain form is
-    redirected so that reloading the page does not send the tap again.
+    ``show`` renders the sheet (it takes ``problems`` and ``status``) for a refusal. A stored
+    tap gets the sheet the other phones are pushed, rendered once for all of them; a plain
+    form is redirected so that reloading the page does not send the tap again.
     """
     if problems:
         return show(problems=problems, status=422)
     if request.headers.get("HX-Request") == "true":
-        return show()
+        from views.live import shared_sheet  # the live sheet is rendered through the game views, which import this module
+
+        return shared_sheet()
     return redirect(sheet_url, code=303)
 
 

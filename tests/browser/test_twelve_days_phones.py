@@ -31,13 +31,13 @@ def test_each_phone_reveals_its_own_card_and_the_day_resolves(browser: Browser, 
         ben.goto(anna.url)
 
     reveal(ben, 1, "3")
-    expect(anna.locator("details.reveal").nth(1).locator(".card-face")).to_have_text("3", timeout=2_000)
+    expect(anna.locator("details.reveal").nth(1).locator(".card-face")).to_have_text("3", timeout=10_000)
     reveal(anna, 0, "3")
-    expect(ben.locator("details.reveal").nth(0).locator(".card-face")).to_have_text("3", timeout=2_000)
+    expect(ben.locator("details.reveal").nth(0).locator(".card-face")).to_have_text("3", timeout=10_000)
     reveal(anna, 2, "9")
 
     for page in (anna, ben):
-        expect(page.locator(".latest")).to_contain_text("Cleo", timeout=2_000)
+        expect(page.locator(".latest")).to_contain_text("Cleo", timeout=10_000)
         expect(page.locator("table.pad--days tbody tr").first.locator(".points")).to_have_text(["", "", "+1"])
     for context in phones:
         context.close()

@@ -68,7 +68,7 @@ def finish_round(phone: Phone, token: str, round_index: int, finisher: str, play
 
 @dataclass
 class LiveStream:
-    """A sheet's server-sent-events stream read on a thread: each event with the moment it arrived."""
+    """A sheet's server-sent-events stream read on a thread: each event (a pushed sheet, or "changed") with the moment it arrived."""
 
     url: str
     headers: dict[str, str] = field(default_factory=dict)
@@ -96,7 +96,7 @@ class LiveStream:
                 for block in _blocks(response.iter_content(chunk_size=None)):
                     if block.get("retry"):
                         self.opened.set()
-                    if "event" in block:
+                    if "event" in block or "data" in block:
                         with self._lock:
                             self.events.append((time.monotonic(), block))
         except BaseException as error:  # noqa: BLE001 - reported to the test, never raised on this thread
@@ -143,6 +143,7 @@ def _blocks(chunks: Iterator[bytes]) -> Iterator[dict[str, str]]:
                 if line.startswith(":"):
                     continue
                 name, _, value = line.partition(":")
-                block[name] = value.removeprefix(" ")
+                value = value.removeprefix(" ")
+                block[name] = f"{block[name]}\n{value}" if name == "data" and name in block else value
             if block:
                 yield block

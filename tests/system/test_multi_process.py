@@ -162,43 +162,6 @@ def test_two_corrections_of_one_round_at_once_store_one_and_refuse_the_other(
     no_server_errors(server)
 
 
-def test_a_tap_reaches_an_open_live_stream_within_a_second(server: GunicornServer) -> None:
-    """A stream open on one connection says "changed" within 1 s of a tap sent on another; a reconnect catches up."""
-    players = SIX[:3]
-    host = Phone(server.base)
-    token = new_auruxxx_game(host, players)
-    tapper = Phone(server.base)
-    tapper.session.headers["Connection"] = "close"  # a new connection per tap: either worker may take it
-    tapper.get(f"/g/{token}")
-    stream = LiveStream(f"{server.base}/g/{token}/live?since=0").start()
-    try:
-        time.sleep(0.3)
-        for version in range(1, 4):
-            sent = time.monotonic()
-            answer = tapper.post(f"/g/{token}/happy-man", {"round": 0, "player": players[version % 3]})
-            assert answer.status_code == STORED
-            events = stream.wait_for(version, 1.0)
-            assert stream.error is None, stream.error
-            assert len(events) == version, f"no live event within 1 s after tap {version}"
-            arrived, block = events[-1]
-            assert arrived - sent < 1.0
-            assert block == {"id": str(version), "event": "changed", "data": str(version)}
-    finally:
-        stream.close()
-
-    opened = time.monotonic()
-    catching_up = LiveStream(f"{server.base}/g/{token}/live?since=0", headers={"Last-Event-ID": "1"}).start()
-    try:
-        events = catching_up.wait_for(1, 1.0)
-        assert events, "a reconnect behind the current version got no catch-up event"
-        arrived, block = events[0]
-        assert block == {"id": "3", "event": "changed", "data": "3"}
-        assert arrived - opened < 0.5
-    finally:
-        catching_up.close()
-    no_server_errors(server)
-
-
 def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None:
     """Taps, pages, exports and streams are logged with ``/g/…`` instead of the game's address."""
     host = Phone(server.base)
@@ -208,8 +171,11 @@ def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None
     host.get(f"/g/{token}/record.json", headers={"Referer": f"{server.base}/g/{token}"})
     stream = LiveStream(f"{server.base}/g/{token}/live?since=0").start()
     stream.close()
-    time.sleep(0.3)
+    deadline = time.monotonic() + 30
+    while "/live?since=0" not in server.log_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
     log = server.log_text()
+    assert "/g/…/live?since=0" in log
     assert token not in log
     assert "/g/…/pass" in log and "/g/…/record.json" in log
 

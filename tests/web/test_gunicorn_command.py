@@ -1,15 +1,16 @@
-"""``make run`` serves with threaded workers, and its access log never shows a game's address."""
+"""``make run`` serves with evented workers, and its access log never shows a game's address."""
 
 import logging
 
 from gunicorn_logging import RedactingFilter, redact
+from config import Config
 from serve import gunicorn_argv
 
 
-def test_gunicorn_runs_threaded_workers_without_a_control_socket() -> None:
+def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
     argv = gunicorn_argv("127.0.0.1:8000", "2")
-    assert argv[argv.index("--worker-class") + 1] == "gthread"
-    assert argv[argv.index("--threads") + 1] == "32"
+    assert argv[argv.index("--worker-class") + 1] == "gevent"
+    assert int(argv[argv.index("--worker-connections") + 1]) > Config.LIVE_STREAMS_PER_PROCESS
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
     assert argv[argv.index("--logger-class") + 1] == "gunicorn_logging.RedactingLogger"

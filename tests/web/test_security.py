@@ -332,7 +332,9 @@ def test_the_read_only_address_streams_and_exports(secure_app: Flask, games: dic
     client = secure_app.test_client()
     live = client.get(f"/g/{game.read}/live?since=0")
     assert live.status_code == 200 and live.mimetype == "text/event-stream"
-    assert "event: changed" in live.get_data(as_text=True)
+    pushed = live.get_data(as_text=True)
+    assert re.search(r"^id: [1-9][0-9]*$", pushed, re.MULTILINE) and "<hx-partial" in pushed
+    assert game.edit not in pushed
     exported = client.get(f"/g/{game.read}/record.json")
     assert exported.status_code == 200 and exported.mimetype == "application/json"
     assert exported.get_data() == client.get(f"/g/{game.edit}/record.json").get_data()

@@ -1,0 +1,159 @@
+"""What a tap costs as the database grows: 1, 1,000 and 100,000 stored games, and a game of 2,000 events.
+
+    .venv/bin/python bench/growth.py
+    .venv/bin/python bench/growth.py --taps 60
+
+One phone taps a game's sheet as htmx does (the Happy-Man figure changes hands; the answer is
+the re-rendered sheet), one tap after another, on the production server (two gevent workers,
+SQLite). The floor is the same tap on a second server whose database holds one game; the taps
+alternate between the two, so both see the same moments of a busy machine, and each figure
+is the ratio of the two medians. Stored games are written straight into the database (each
+with three players and six changes), as a busy year of card tables would leave them; the game
+of 2,000 events is 2,000 Happy-Man handovers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+BATCH = 10_000
+
+
+def store_games(database_url: str, count: int) -> None:
+    """Write ``count`` finished-looking games straight into the database: three players, six pass crosses each."""
+    from sqlalchemy import create_engine, func, insert, select
+
+    from models import Event, Game, Player
+
+    engine = create_engine(database_url)
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        first = int(connection.scalar(select(func.coalesce(func.max(Game.id), 0))) or 0) + 1
+        for start in range(first, first + count, BATCH):
+            ids = range(start, min(start + BATCH, first + count))
+            connection.execute(insert(Game), [
+                {"id": i, "token": secrets.token_urlsafe(24), "read_token": secrets.token_urlsafe(24), "kind": "auruxxx",
+                 "variant": "standard", "house_rules": {}, "first_dealer": 0, "created_at": now} for i in ids
+            ])
+            connection.execute(insert(Player), [{"game_id": i, "seat": s, "name": n} for i in ids for s, n in enumerate(PLAYERS)])
+            connection.execute(insert(Event), [
+                {"game_id": i, "seq": 2 * s + c + 1, "kind": "pass", "payload": {"round": 0, "player": n},
+                 "device": None, "created_at": now, "idempotency_key": uuid.uuid4().hex}
+                for i in ids for s, n in enumerate(PLAYERS) for c in range(2)
+            ])
+    engine.dispose()
+
+
+def long_game(database_url: str, token: str, events: int) -> None:
+    """Give the game at ``token`` a history of ``events`` Happy-Man handovers."""
+    from sqlalchemy import create_engine, insert, select
+
+    from models import Event, Game
+
+    engine = create_engine(database_url)
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        game_id = connection.scalar(select(Game.id).where(Game.token == token))
+        connection.execute(insert(Event), [
+            {"game_id": game_id, "seq": seq, "kind": "happy_man", "payload": {"round": 0, "player": PLAYERS[seq % 3]},
+             "device": None, "created_at": now, "idempotency_key": uuid.uuid4().hex}
+            for seq in range(1, events + 1)
+        ])
+    engine.dispose()
+
+
+def new_game(database_url: str) -> str:
+    """Start a game the way the app does and return its edit token."""
+    from app import create_app
+    from views.games import create_game
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
+    with app.app_context():
+        return create_game({"game": "auruxxx", "players": PLAYERS, "house_rules": {}}).token
+
+
+class Phone:
+    """A phone with one game's sheet open, tapping it as htmx does."""
+
+    def __init__(self, server: GunicornServer, token: str) -> None:
+        self.url = f"{server.base}/g/{token}"
+        self.session = requests.Session()
+        found = CSRF.search(self.session.get(self.url, timeout=30).text)
+        assert found is not None
+        self.csrf = found.group(1)
+        self.taps = 0
+
+    def tap(self) -> float:
+        """Hand the figure on and return the round trip in milliseconds."""
+        self.taps += 1
+        form = {"csrf_token": self.csrf, "key": uuid.uuid4().hex, "round": 0, "player": PLAYERS[self.taps % 3]}
+        started = time.perf_counter()
+        answer = self.session.post(f"{self.url}/happy-man", data=form, headers={"HX-Request": "true"}, timeout=30)
+        took = (time.perf_counter() - started) * 1000
+        assert answer.status_code == 200, answer.status_code
+        return took
+
+
+def tap_costs(floor: Phone, phone: Phone, taps: int) -> tuple[float, float]:
+    """Tap both phones in turn ``taps`` times (after two warm-up rounds); return the two medians in milliseconds."""
+    floors, costs = [], []
+    for index in range(taps + 2):
+        first, second = floor.tap(), phone.tap()
+        if index >= 2:
+            floors.append(first)
+            costs.append(second)
+    return statistics.median(floors), statistics.median(costs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--taps", type=int, default=40, help="taps timed per figure (default 40)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tischblock-bench-") as folder:
+        floor_url, url = sqlite_url(Path(folder) / "floor.db"), sqlite_url(Path(folder) / "tischblock.db")
+        migrate(floor_url)
+        migrate(url)
+        floor_server = GunicornServer(floor_url, Path(folder) / "floor.log").start()
+        server = GunicornServer(url, Path(folder) / "gunicorn.log").start()
+        try:
+            floor = Phone(floor_server, new_game(floor_url))
+            figures: list[tuple[str, float, float]] = []
+            figures.append(("1 stored game", *tap_costs(floor, Phone(server, new_game(url)), args.taps)))
+            store_games(url, 999)
+            figures.append(("1,000 stored games", *tap_costs(floor, Phone(server, new_game(url)), args.taps)))
+            store_games(url, 99_000)
+            figures.append(("100,000 stored games", *tap_costs(floor, Phone(server, new_game(url)), args.taps)))
+            token = new_game(url)
+            long_game(url, token, 2_000)
+            figures.append(("a game of 2,000 events", *tap_costs(floor, Phone(server, token), args.taps)))
+        finally:
+            server.stop()
+            floor_server.stop()
+    print(f"\nTap cost as the database grows (SQLite, gunicorn 2 gevent workers; medians of {args.taps} taps each,")
+    print("alternating with the floor: the same tap on a second server whose database holds one game)")
+    for name, floor_ms, median in figures:
+        print(f"  {name:24s} {median:7.1f} ms   floor {floor_ms:7.1f} ms   {median / floor_ms:5.2f}×")
+    print(f"  goal: flat within 1.5×; largest ratio {max(m / f for _, f, m in figures):.2f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

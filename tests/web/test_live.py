@@ -1,0 +1,356 @@
+"""Live sheets: a change is pushed as the re-rendered sheet, rendered once per change and language,
+compressed without waiting, and no client address or process holds more streams than it may."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import threading
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import create_engine, insert
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm import Session
+from werkzeug.test import TestResponse
+
+import views.live
+from app import create_app
+from config import TestConfig
+from live import Framing, Message, event, hub_of
+from live.hub import newest_versions
+from models import Event, db
+from tests.web.states import STATES, start, tap, tokens
+
+WAIT = 10.0
+"""How long a test waits for a stream to be woken; it returns as soon as it is."""
+
+
+def app_with(database: Path, **settings: Any) -> Flask:
+    """Return a migrated app without CSRF checks whose live streams end at once, with ``settings`` on top."""
+
+    live = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "WTF_CSRF_ENABLED": False, "LIVE_STREAM_SECONDS": 0}
+    app = create_app(type("Live", (TestConfig,), {**live, **settings}))
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+@pytest.fixture(scope="module")
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """Return this module's app; a stream hands over what it has to say and ends."""
+    return app_with(tmp_path_factory.mktemp("live") / "tischblock.db", LIVE_TICK_SECONDS=3600)
+
+
+@pytest.fixture
+def client(live_app: Flask) -> FlaskClient:
+    return live_app.test_client()
+
+
+def crossed_twice(client: FlaskClient) -> str:
+    """Start an AURUXXX game and cross Anna's box twice (version 2); return its edit token."""
+    token = start(client, "auruxxx")
+    for _ in range(2):
+        tap(client, token, "pass", player="Anna", round="0")
+    return token
+
+
+def events_of(response: TestResponse) -> list[dict[str, str]]:
+    """Return a stream's events (comments left out), each as field → value, ``data`` lines joined."""
+    found = []
+    for block in response.get_data(as_text=True).split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = f"{fields[name]}\n{value}" if name in fields else value
+        if fields:
+            found.append(fields)
+    return found
+
+
+def test_a_phone_behind_the_game_gets_the_current_sheet_pushed(client: FlaskClient) -> None:
+    """Reconnecting with an older Last-Event-ID brings the sheet itself, swapped in place of #sheet, id = version."""
+    token = crossed_twice(client)
+    pushed = events_of(client.get(f"/g/{token}/live", headers={"Last-Event-ID": "1"}))
+    assert pushed[0] == {"retry": "500"}
+    assert pushed[1]["id"] == "2" and "event" not in pushed[1]
+    html = pushed[1]["data"]
+    assert html.startswith('<hx-partial hx-target="#sheet" hx-swap="outerHTML">') and html.endswith("</hx-partial>")
+    assert html.count('id="sheet"') == 1
+    assert html.count("box crossed") == 2
+    assert f"/g/{token}/pass" in html
+
+
+def test_a_phone_that_is_up_to_date_gets_nothing_but_the_retry(client: FlaskClient) -> None:
+    token = crossed_twice(client)
+    assert events_of(client.get(f"/g/{token}/live?since=2")) == [{"retry": "500"}]
+    assert events_of(client.get(f"/g/{token}/live?since=7", headers={"Last-Event-ID": "2"})) == [{"retry": "500"}]
+
+
+def test_a_pushed_sheet_carries_nothing_of_one_phone(client: FlaskClient) -> None:
+    """The CSRF token and tap keys are empty (each phone fills in its own); the page itself has them."""
+    token = crossed_twice(client)
+    html = events_of(client.get(f"/g/{token}/live?since=0"))[1]["data"]
+    assert html.count('name="csrf_token" value=""') == html.count('name="csrf_token"') > 0
+    assert html.count('name="key" value=""') == html.count('name="key"') > 0
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert re.search(r'<meta name="csrf-token" content="[^"]+">', page)
+    assert re.search(r'name="key" value="[0-9a-f]{32}"', page)
+
+
+def test_the_read_only_address_gets_a_sheet_without_controls_or_the_edit_address(live_app: Flask, client: FlaskClient) -> None:
+    token = crossed_twice(client)
+    game = tokens(live_app, token)
+    html = events_of(client.get(f"/g/{game.read}/live?since=0"))[1]["data"]
+    assert token not in html
+    assert "hx-post" not in html and "<form" not in html
+    assert html.count("box crossed") == 2
+
+
+def test_the_pushed_sheet_speaks_the_phones_language(client: FlaskClient) -> None:
+    token = crossed_twice(client)
+    german = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "de"}))[1]["data"]
+    english = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "en"}))[1]["data"]
+    assert "Verlauf" in german and "History" not in german
+    assert "History" in english and "Verlauf" not in english
+
+
+def test_each_change_is_rendered_once_per_language(live_app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five phones in German and two in English catching up cost two renders; the next change two more."""
+    token = crossed_twice(client)
+    renders: list[tuple[str, str]] = []
+    render = views.live.live_sheet
+
+    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+        renders.append((address, language))
+        return render(app, address, language)
+
+    monkeypatch.setattr(views.live, "live_sheet", counted)
+    phones = ["de"] * 5 + ["en"] * 2
+    for language in phones:
+        assert events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": language}))[1]["id"] == "2"
+    assert sorted(renders) == [(token, "de"), (token, "en")]
+    tap(client, token, "pass", player="Ben", round="0")
+    for language in phones:
+        assert events_of(client.get(f"/g/{token}/live?since=2", headers={"Accept-Language": language}))[1]["id"] == "3"
+    assert len(renders) == 4
+
+
+def wait_in_background(app: Flask, game_id: int, seen: int) -> tuple[threading.Thread, list[int | None], threading.Event]:
+    """Wait on the app's hub for the game to pass ``seen``, on a thread; the result lands in the list."""
+    hub = hub_of(app)
+    result: list[int | None] = []
+    watching = threading.Event()
+
+    def wait() -> None:
+        with hub.watching(game_id, seen):
+            watching.set()
+            result.append(hub.wait(game_id, seen, WAIT))
+
+    thread = threading.Thread(target=wait)
+    thread.start()
+    assert watching.wait(WAIT)
+    return thread, result, watching
+
+
+def test_a_tap_stored_by_this_process_wakes_its_games_streams(live_app: Flask, client: FlaskClient) -> None:
+    """This app asks the database only once an hour: the wake-up can only come from the tap itself."""
+    token = crossed_twice(client)
+    game = tokens(live_app, token)
+    thread, result, _ = wait_in_background(live_app, game.id, 2)
+    tap(client, token, "pass", player="Cleo", round="0")
+    thread.join(WAIT)
+    assert result == [3]
+
+
+def test_a_change_stored_by_another_process_reaches_the_streams_through_the_database(tmp_path: Path) -> None:
+    """On SQLite the listener's tick finds an event written behind the app's back."""
+    database = tmp_path / "tischblock.db"
+    app = app_with(database, LIVE_TICK_SECONDS=0.01)
+    client = app.test_client()
+    token = crossed_twice(client)
+    game = tokens(app, token)
+    thread, result, _ = wait_in_background(app, game.id, 2)
+    other_process = create_engine(f"sqlite:///{database}")
+    with other_process.begin() as connection:
+        connection.execute(
+            insert(Event).values(
+                game_id=game.id, seq=3, kind="pass", payload={"round": 0, "player": "Ben"}, idempotency_key="elsewhere"
+            )
+        )
+    other_process.dispose()
+    thread.join(WAIT)
+    assert result == [3]
+    with app.app_context():
+        assert newest_versions(db.engine, [game.id, 999]) == {game.id: 3, 999: 0}
+
+
+@pytest.fixture
+def capped_app(tmp_path: Path) -> Iterator[Flask]:
+    """Return an app whose process takes three streams, two per client address."""
+    yield app_with(tmp_path / "tischblock.db", LIVE_STREAMS_PER_PROCESS=3, LIVE_STREAMS_PER_ADDRESS=2, LIVE_RETRY_AFTER_SECONDS=7)
+
+
+def open_stream(client: FlaskClient, token: str, address: str, **headers: str) -> TestResponse:
+    """Open a stream from ``address`` and leave it open (its body unread) until closed."""
+    return client.get(f"/g/{token}/live?since=0", buffered=False, environ_overrides={"REMOTE_ADDR": address}, headers=headers)
+
+
+def assert_refused(response: TestResponse) -> None:
+    """A refused stream: 503, when to try again, and a reason in words."""
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "7"
+    assert "Too many open sheets" in response.get_data(as_text=True)
+
+
+def test_one_address_cannot_hold_more_streams_than_its_share(capped_app: Flask) -> None:
+    client = capped_app.test_client()
+    token = start(client, "auruxxx")
+    held = [open_stream(client, token, "10.0.0.1") for _ in range(2)]
+    assert [stream.status_code for stream in held] == [200, 200]
+    assert_refused(open_stream(client, token, "10.0.0.1", **{"Accept-Language": "en"}))
+    other = open_stream(client, token, "10.0.0.2")
+    assert other.status_code == 200
+    held[0].close()
+    again = open_stream(client, token, "10.0.0.1")
+    assert again.status_code == 200
+    for stream in (held[1], other, again):
+        stream.close()
+    assert hub_of(capped_app).open_streams() == 0
+
+
+def test_a_process_cannot_hold_more_streams_than_its_cap(capped_app: Flask) -> None:
+    client = capped_app.test_client()
+    token = start(client, "auruxxx")
+    held = [open_stream(client, token, f"10.0.0.{n}") for n in range(3)]
+    assert all(stream.status_code == 200 for stream in held)
+    assert_refused(open_stream(client, token, "10.0.0.9", **{"Accept-Language": "en"}))
+    assert client.get(f"/g/{token}").status_code == 200
+    for stream in held:
+        stream.close()
+    assert open_stream(client, token, "10.0.0.9").status_code == 200
+
+
+def test_behind_a_trusted_proxy_streams_are_counted_per_real_client(tmp_path: Path) -> None:
+    """With TRUSTED_PROXIES=1 the proxy's X-Forwarded-For names the client; without it, the header is ignored."""
+    for trusted, second in ((1, 200), (0, 503)):
+        app = app_with(tmp_path / f"proxy-{trusted}.db", LIVE_STREAMS_PER_ADDRESS=1, TRUSTED_PROXIES=trusted)
+        client = app.test_client()
+        token = start(client, "auruxxx")
+        first = open_stream(client, token, "127.0.0.1", **{"X-Forwarded-For": "203.0.113.1"})
+        other = open_stream(client, token, "127.0.0.1", **{"X-Forwarded-For": "203.0.113.2"})
+        assert (first.status_code, other.status_code) == (200, second)
+        first.close()
+        other.close()
+
+
+def test_a_gzipped_stream_inflates_as_it_arrives_to_the_same_events(client: FlaskClient) -> None:
+    token = crossed_twice(client)
+    plain = client.get(f"/g/{token}/live?since=0", headers={"Accept-Encoding": "identity"})
+    packed = client.get(f"/g/{token}/live?since=0", headers={"Accept-Encoding": "gzip, br"})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert len(packed.get_data()) * 3 < len(plain.get_data())
+
+
+def test_every_framed_message_can_be_read_before_the_next_is_sent() -> None:
+    """Nothing waits in a compressor: each message inflates completely from its own bytes, the end closes the gzip."""
+    framing = Framing(gzipped=True)
+    reader = zlib.decompressobj(wbits=31)
+    texts = [event("<p>first</p>", event_id=1), ": still here\n\n", event("<p>second</p>\n<p>x</p>", event_id=2)]
+    for text in texts:
+        assert reader.decompress(framing.frame(Message.of(text))) == text.encode()
+    assert reader.decompress(framing.end()) == b""
+    assert reader.eof and reader.unused_data == b""
+    assert Framing(gzipped=False).frame(Message.of(texts[0])) == texts[0].encode()
+    assert gzip.decompress(Framing(gzipped=True).end()) == b""
+
+
+def test_the_health_check_asks_the_database(client: FlaskClient, tmp_path: Path) -> None:
+    healthy = client.get("/healthz")
+    assert healthy.status_code == 200 and healthy.get_json() == {"status": "ok", "database": True}
+    assert healthy.headers["Cache-Control"] == "no-store"
+    broken = create_app(type("Broken", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/missing/x.db"}))
+    answer = broken.test_client().get("/healthz")
+    assert answer.status_code == 503 and answer.get_json() == {"status": "unavailable", "database": False}
+
+
+def test_pages_records_styles_and_scripts_are_compressed_but_never_the_stream(client: FlaskClient) -> None:
+    token = crossed_twice(client)
+    page = client.get(f"/g/{token}", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in page.headers["Vary"]
+    assert b'id="sheet"' in gzip.decompress(page.get_data())
+    finished = STATES["auruxxx-over"](client)
+    for path in ("/static/css/app.css", "/static/js/app.js", f"/g/{finished}/record.json"):
+        answer = client.get(path, headers={"Accept-Encoding": "br, gzip"})
+        assert answer.headers.get("Content-Encoding") in ("br", "gzip"), path
+    stream = client.get(f"/g/{token}/live?since=0", headers={"Accept-Encoding": "br, zstd"})
+    assert "Content-Encoding" not in stream.headers
+    assert stream.get_data(as_text=True).startswith("retry: 500")
+
+
+def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
+    token = crossed_twice(client)
+
+    def broken(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+        raise RuntimeError("template trouble")
+
+    monkeypatch.setattr(views.live, "live_sheet", broken)
+    pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "fr"}))
+    assert pushed[1] == {"id": "2", "event": "changed", "data": "2"}
+    assert "could not be rendered" in caplog.text
+
+
+def test_a_request_that_finds_no_free_database_connection_is_told_to_come_back(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server with more work than it can do answers 503 with Retry-After in words, never a 500."""
+    token = crossed_twice(client)
+
+    def pool_exhausted(*args: Any, **kwargs: Any) -> Any:
+        raise PoolTimeout("QueuePool limit reached")
+
+    monkeypatch.setattr(Session, "execute", pool_exhausted)
+    answer = client.get(f"/g/{token}", headers={"Accept-Language": "en"})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert "very busy" in answer.get_data(as_text=True)
+
+
+def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One render serves the tapper and every phone watching: the answer and the push are the same sheet.
+
+    A refused tap gets this phone's own sheet, with the refusal on it.
+    """
+    token = crossed_twice(client)
+    renders: list[str] = []
+    render = views.live.live_sheet
+
+    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+        renders.append(language)
+        return render(app, address, language)
+
+    monkeypatch.setattr(views.live, "live_sheet", counted)
+    answer = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "HX-Request" in answer.headers["Vary"]
+    sheet = answer.get_data(as_text=True)
+    assert sheet.count("box crossed") == 3 and 'name="key" value=""' in sheet
+    pushed = events_of(client.get(f"/g/{token}/live?since=2"))[1]
+    assert pushed["id"] == "3" and sheet.strip().splitlines()[0] in pushed["data"]
+    assert renders == ["de"]
+    for _ in range(2):
+        tap(client, token, "pass", player="Ben", round="0")
+    refused = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and 'role="alert"' in refused.get_data(as_text=True)
+    assert re.search(r'name="key" value="[0-9a-f]{32}"', refused.get_data(as_text=True)), "a refusal is this phone's own sheet"
