@@ -10,7 +10,7 @@ from jinja2 import StrictUndefined
 from cli import score_command
 from config import Config, apply_instance_defaults
 from gunicorn_logging import RedactingFilter
-from extensions import babel, csrf, init_limiter, migrate
+from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
 from views import auruxxx_sheet, errors, faq, games, home, join, language, live, security, table, twelve_days_sheet
 
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     babel.init_app(app, locale_selector=language.select_locale)
     csrf.init_app(app)
+    compress.init_app(app)
     init_limiter(app)
 
     app.register_blueprint(security.bp)

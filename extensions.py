@@ -2,12 +2,15 @@
 
 from flask import Flask, current_app
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
 migrate = Migrate()
+compress = Compress()
+"""Compresses pages, styles and scripts: a sheet's first view must stay small on a phone's data plan."""
 babel = Babel()
 csrf = CSRFProtect()
 limiter = Limiter(
