@@ -12,7 +12,7 @@ from config import Config, apply_instance_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import auruxxx_sheet, errors, faq, games, home, join, language, live, security, table, twelve_days_sheet
+from views import auruxxx_sheet, errors, faq, games, home, join, language, live, security, table, theme, twelve_days_sheet
 
 
 
@@ -45,6 +45,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(theme.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(auruxxx_sheet.bp)
