@@ -16,6 +16,7 @@ from faq.search import ENDINGS, PHRASES, STOPWORDS, SYNONYMS, WEIGHTS, Index
 from werkzeug.wrappers import Response as BaseResponse
 
 from views.render import page_or_fragment
+from views.table import game_behind
 
 bp = Blueprint("faq", __name__)
 
@@ -75,6 +76,13 @@ def game_arg(value: str | None) -> str:
     return value
 
 
+def back_to_sheet(game: str) -> str | None:
+    """Return the ``back=`` address of the sheet this FAQ page was opened from, if it is a real game of this kind."""
+    token = request.args.get("back", "")
+    found = game_behind(token)
+    return token if found is not None and found.kind == game else None
+
+
 def entries_of(game: str, lang: str) -> list[Entry]:
     """Return all entries of one game and language in file order."""
     return [e for e in index().entries if e.game == game and e.lang == lang]
@@ -99,7 +107,8 @@ def game_page(game: str) -> str:
         topics[entry.topic].append(entry)
     ordered = [(TOPIC_TITLES[t], topics[t]) for t in TOPICS[game] if topics.get(t)]
     return render_template(
-        "faq/game.html", game=game, title=GAME_TITLES[game], topics=ordered, control=control, query="", hits=None, lang=lang
+        "faq/game.html", game=game, title=GAME_TITLES[game], topics=ordered, control=control, query="", hits=None, lang=lang,
+        back=back_to_sheet(game),
     )
 
 
@@ -111,7 +120,9 @@ def entry_page(game: str, entry_id: str) -> str:
     found = next((e for e in entries_of(game, language()) if e.id == entry_id), None)
     if found is None:
         abort(404)
-    return render_template("faq/entry.html", game=game, title=GAME_TITLES[game], entry=found, topic=TOPIC_TITLES[found.topic])
+    return render_template(
+        "faq/entry.html", game=game, title=GAME_TITLES[game], entry=found, topic=TOPIC_TITLES[found.topic], back=back_to_sheet(game)
+    )
 
 
 @bp.get("/faq/search")
@@ -132,7 +143,8 @@ def search() -> BaseResponse:
         response.vary.add("Accept")
         return response
     page = page_or_fragment(
-        "faq/game.html", "results", game=game, title=GAME_TITLES[game], topics=[], control="", query=query, hits=hits, lang=lang
+        "faq/game.html", "results", game=game, title=GAME_TITLES[game], topics=[], control="", query=query, hits=hits, lang=lang,
+        back=back_to_sheet(game),
     )
     page.vary.add("Accept")
     return page

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, request, session
+from flask import Blueprint, Response, abort, g, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
@@ -57,6 +57,7 @@ def game_or_404(token: str) -> Game:
     if ROUTES_OF_ONE_KIND.get(request.blueprint or "", found[0].kind) != found[0].kind:
         abort(404)
     g.editable = True
+    g.game = found[0]
     return found[0]
 
 
@@ -66,7 +67,14 @@ def game_for_reading(token: str) -> Game:
     if found is None:
         abort(404)
     g.editable = found[1]
+    g.game = found[0]
     return found[0]
+
+
+def game_behind(token: str) -> Game | None:
+    """Return the game an edit or read-only address opens, or None: for pages that only link back to it."""
+    found = _find(token)
+    return found[0] if found else None
 
 
 def address(game: Game) -> str:
@@ -186,10 +194,22 @@ def recent_names() -> list[str]:
     return [name for name in session.get("recent_names", []) if isinstance(name, str)]
 
 
+@bp.app_template_global()
+def rules_url(kind: str, control: str = "") -> str:
+    """Return a game's rule questions (about one control of the sheet, if named) with the way back to this page's game."""
+    opened = request.view_args.get("token") if request.view_args else None
+    return url_for("faq.game_page", game=kind, control=control or None, back=opened if isinstance(opened, str) else None)
+
+
 @bp.app_context_processor
 def address_context() -> dict[str, object]:
-    """Give templates the address the page was opened with and whether it may change the game."""
-    return {"editable": editable(), "token": request.view_args.get("token") if request.view_args else None}
+    """Give templates the address the page was opened with, whether it may change the game, and its rules."""
+    game = g.get("game")
+    return {
+        "editable": editable(),
+        "token": request.view_args.get("token") if request.view_args else None,
+        "rules_home": rules_url(game.kind) if isinstance(game, Game) else url_for("faq.start"),
+    }
 
 
 @bp.after_app_request
