@@ -1,31 +1,15 @@
 """Serve Tischblock to the phones around the table and say where to find it."""
 
 import os
-import socket
 import sys
 from pathlib import Path
+
+from network import lan_address
 
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
 THREADS = "32"
 """Threads per worker: an open live stream holds one, so taps must never wait for a free one."""
-
-
-def lan_address() -> str:
-    """Return this machine's address on the local network, or its host name.
-
-    Connecting a UDP socket sends nothing; it only makes the system pick the
-    interface it would route through, whose address the phones can reach.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            address: str = probe.getsockname()[0]
-        except OSError:
-            return socket.gethostname()
-    if address.startswith("0.") or address.startswith("127."):
-        return socket.gethostname()
-    return address
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:

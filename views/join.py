@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from urllib.parse import urlsplit, urlunsplit
 
 import qrcode
 import qrcode.image.svg
@@ -12,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from models import db
 from models.game import new_token
+from network import is_loopback, lan_address
 from views.limits import joining
 from views.render import go_to, page_or_fragment
 from views.table import game_or_404
@@ -33,17 +35,31 @@ def qr_svg(address: str) -> Markup:
     return Markup(svg[svg.index("<svg"):])
 
 
+def for_phones(url: str) -> tuple[str, str | None]:
+    """Return ``url`` as the phones must open it, and the host put in when it differs from the one typed.
+
+    A page opened as ``localhost`` has addresses that lead each phone to itself; this machine's
+    address on the local network, the one ``make run`` prints, stands in for it.
+    """
+    parts = urlsplit(url)
+    if not is_loopback(parts.hostname or ""):
+        return url, None
+    host = lan_address()
+    return urlunsplit(parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host)), host
+
+
 @bp.get("/g/<token>/join")
 @joining
 def show(token: str) -> Response:
     """Show the game's QR code large, with the address written out for typing."""
     game = game_or_404(token)
-    address = url_for("games.sheet", token=game.token, _external=True)
-    watch = url_for("games.sheet", token=game.read_token, _external=True)
+    address, network_host = for_phones(url_for("games.sheet", token=game.token, _external=True))
+    watch, _ = for_phones(url_for("games.sheet", token=game.read_token, _external=True))
     return page_or_fragment(
         "join/show.html",
         "join",
         game=game,
+        network_host=network_host,
         address=address,
         watch_address=watch,
         qr=qr_svg(address),

@@ -15,14 +15,20 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve a migrated app on a free local port for the whole session; yield its base URL."""
+    """Serve a migrated app on a free local port for the whole session; yield its base URL.
+
+    The emulated phones run on this machine and reach the server on the loopback, so that is
+    the "network address" the join page gives them (a real phone would get the LAN address).
+    """
     app = migrated_app(tmp_path_factory.mktemp("live") / "tischblock.db")
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("views.join.lan_address", lambda: "127.0.0.1")
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_port}"
+        server.shutdown()
+        thread.join()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 import zxingcpp
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image, ImageDraw
@@ -22,6 +23,10 @@ EN = {"Accept-Language": "en"}
 SCALE = 10
 QUIET_ZONE = 4
 """Modules of white the QR standard asks for round the code."""
+
+LAN = "192.168.1.23"
+PHONES = f"http://{LAN}"
+"""Where the phones find the test server: the test client calls itself localhost, which no phone can open."""
 
 SQUARE = re.compile(r"M(\d+),(\d+)H(\d+)V(\d+)H(\d+)z")
 
@@ -94,6 +99,13 @@ def written_addresses(page: str) -> list[str]:
 # --- Games ----------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the machine a fixed address on the local network."""
+    monkeypatch.setattr("views.join.lan_address", lambda: LAN)
+
+
+
 def start(client: FlaskClient, names: tuple[str, ...] = ("Anna", "Ben", "Cleo"), **extra: str) -> str:
     """Start an AURUXXX game through the form and return its edit token."""
     response = client.post("/new/auruxxx", data={"player": list(names), "action": "start", **extra})
@@ -129,9 +141,21 @@ def test_the_big_code_carries_the_edit_address_and_the_small_one_the_read_only_a
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     edit_code, watch_code = qr_codes(page)
-    assert edit_code.decode() == f"http://localhost/g/{token}"
-    assert watch_code.decode() == f"http://localhost/g/{watch}"
-    assert written_addresses(page) == [f"http://localhost/g/{token}", f"http://localhost/g/{watch}"]
+    assert edit_code.decode() == f"{PHONES}/g/{token}"
+    assert watch_code.decode() == f"{PHONES}/g/{watch}"
+    assert written_addresses(page) == [f"{PHONES}/g/{token}", f"{PHONES}/g/{watch}"]
+
+
+def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(plain_client: FlaskClient) -> None:
+    """The creator's laptop calls itself localhost; the codes carry the address ``make run`` prints, and the page says why."""
+    token = start(plain_client)
+    for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
+        page = plain_client.get(f"/g/{token}/join", headers=EN, base_url=base).get_data(as_text=True)
+        assert qr_codes(page)[0].decode() == f"http://{LAN}:8000/g/{token}"
+        assert "Phones cannot open “localhost”" in page and LAN in page
+    page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="http://192.168.1.50:8000").get_data(as_text=True)
+    assert qr_codes(page)[0].decode() == f"http://192.168.1.50:8000/g/{token}"
+    assert "localhost" not in page
 
 
 def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient) -> None:
@@ -161,7 +185,7 @@ def test_a_twelve_days_game_has_a_join_page_too(plain_client: FlaskClient) -> No
     assert response.status_code == 303
     token = str(response.headers["Location"]).removeprefix("/g/")
     page = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
-    assert qr_codes(page)[0].decode() == f"http://localhost/g/{token}"
+    assert qr_codes(page)[0].decode() == f"{PHONES}/g/{token}"
 
 
 def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Flask, plain_client: FlaskClient) -> None:
@@ -216,9 +240,9 @@ def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_c
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     edit_code, watch_code = qr_codes(text)
-    assert edit_code.decode() == f"http://localhost/g/{new}"
-    assert watch_code.decode() == f"http://localhost/g/{watch}"
-    assert written_addresses(text) == [f"http://localhost/g/{new}", f"http://localhost/g/{watch}"]
+    assert edit_code.decode() == f"{PHONES}/g/{new}"
+    assert watch_code.decode() == f"{PHONES}/g/{watch}"
+    assert written_addresses(text) == [f"{PHONES}/g/{new}", f"{PHONES}/g/{watch}"]
     assert strict_client.get(f"/g/{new}").status_code == 200
     assert strict_client.get(f"/g/{watch}").status_code == 200
     assert read_token(strict_app, new) == watch
