@@ -20,6 +20,7 @@ from rules import auruxxx, points, record
 from rules.history import AuruxxxTable, OpenRound, fold, last_change
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.scoreboard import Row, Scoreboard
 from views.table import game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("auruxxx", __name__)
@@ -105,6 +106,29 @@ class Sheet:
     undo: dict[str, Any] | None
     version: int
     """The number of the newest event: what the live stream compares against."""
+    board: Scoreboard
+
+
+def scoreboard_of(game: Game, result: auruxxx.Result) -> Scoreboard:
+    """Return an AURUXXX game's points in the shape the chart, CSV and share text read."""
+    players = game.player_names
+    return Scoreboard(
+        kind=game.kind,
+        stage=gettext("Round"),
+        caption=gettext("Totals after each round"),
+        players=players,
+        rows=tuple(Row(str(number), {p: scores[p].points for p in players}) for number, scores in enumerate(result.rounds, start=1)),
+        totals=dict(result.totals),
+        winners=result.winners if result.complete else (),
+        fewest_win=True,
+    )
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Fold the game's history into its scoreboard."""
+    table = table_of(game)
+    assert isinstance(table, AuruxxxTable)
+    return scoreboard_of(game, auruxxx.score_game(table.game))
 
 
 def build_sheet(game: Game) -> Sheet:
@@ -156,6 +180,7 @@ def build_sheet(game: Game) -> Sheet:
         starter=starter,
         undo=undo,
         version=history[-1].seq if history else 0,
+        board=scoreboard_of(game, result),
     )
 
 
@@ -163,7 +188,7 @@ def render(game: Game, *, problems: list[str] | None = None, status: int = 200) 
     """Return the sheet as a page, or only its interactive part for htmx."""
     sheet = build_sheet(game)
     return render_sheet(
-        TEMPLATE, game, problems=problems, status=status,
+        TEMPLATE, game, sheet.board, problems=problems, status=status,
         sheet=sheet, version=sheet.version, players=list(game.player_names),
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, g, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -82,6 +82,7 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     if code >= 500:
         db.session.rollback()
     title, message = title_and_message(error)
+    g.pop("game", None)  # the header's rules link must not tell that the address was a game
     response: Response
     if wants_json():
         response = jsonify(error=message)

@@ -19,6 +19,7 @@ from extensions import csrf
 from views.changes import describe_history
 from views.limits import creating, importing
 from views.render import go_to
+from views.scoreboard import csv_export as csv_export_text
 from views.table import game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say
 
 bp = Blueprint("games", __name__)
@@ -228,6 +229,18 @@ def export(token: str) -> BaseResponse:
     game = game_for_reading(token)
     body = record.dumps(record.scored(table_of(game).game))
     return Response(body, mimetype="application/json")
+
+
+@bp.get("/g/<token>/points.csv")
+def csv_export(token: str) -> BaseResponse:
+    """Return the pad for a spreadsheet: a row per round or day, a column per player."""
+    game = game_for_reading(token)
+    board = auruxxx_sheet.scoreboard(game) if game.kind == record.AURUXXX else twelve_days_sheet.scoreboard(game)
+    response = Response(csv_export_text(board).encode("utf-8-sig"), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.csv"'
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
 
 
 @bp.post("/g/<token>/undo")

@@ -11,6 +11,8 @@ from werkzeug.wrappers import Response
 
 from models import Game
 from views.changes import earlier_games
+from views.chart import build_chart
+from views.scoreboard import Scoreboard, share_text
 from views.table import address, new_key
 
 
@@ -53,11 +55,14 @@ def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: st
     return redirect(sheet_url, code=303)
 
 
-def render_sheet(template: str, game: Game, /, *, problems: list[str] | None = None, status: int = 200, **context: Any) -> Response:
+def render_sheet(
+    template: str, game: Game, board: Scoreboard, /, *, problems: list[str] | None = None, status: int = 200, **context: Any
+) -> Response:
     """Render a game's sheet (page or ``#sheet`` fragment) with what every sheet shows besides its own layout.
 
-    That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games
-    and the record's address, reached by the same token the page was opened with.
+    That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games,
+    the record's and the CSV's addresses (reached by the same token the page was opened
+    with), the score chart, and once the game is over the result to share.
     """
     return page_or_fragment(
         template,
@@ -67,6 +72,11 @@ def render_sheet(template: str, game: Game, /, *, problems: list[str] | None = N
         new_key=new_key,
         earlier=earlier_games(game),
         record_url=url_for("games.export", token=address(game)),
+        csv_url=url_for("games.csv_export", token=address(game)),
+        chart=build_chart(board, title=board.caption),
+        caption=board.caption,
+        share=share_text(board) if board.winners else "",
+        share_url=url_for("games.sheet", token=game.read_token, _external=True),
         game=game,
         **context,
     )

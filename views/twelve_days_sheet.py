@@ -16,11 +16,12 @@ from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
 from models import Game, StaleError, history_of, table_of
-from rules import record, twelve_days
+from rules import points, record, twelve_days
 from rules.history import TwelveDaysTable, fold, last_change
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.scoreboard import Row, Scoreboard
 from views.table import game_or_404, is_whole, new_key, record_tap, unchanged_since_form
 
 bp = Blueprint("twelve_days", __name__)
@@ -106,6 +107,33 @@ def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> 
     return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=", ".join(parts), points=sum(m.value for m in won)))
 
 
+def scoreboard_of(game: Game, result: twelve_days.Result) -> Scoreboard:
+    """Return a 12 Days game's points in the shape the chart, CSV and share text read: a row per day, then the bonus."""
+    players = game.player_names
+    rows = [
+        Row(str(day.day), {p: points.whole(received[p]) for p in players}) for day, received in zip(result.days, result.rounds)
+    ]
+    if result.majorities:
+        rows.append(Row(gettext("Bonus"), {p: points.whole(result.bonus[p]) for p in players}))
+    return Scoreboard(
+        kind=game.kind,
+        stage=gettext("Day"),
+        caption=gettext("Totals after each day"),
+        players=players,
+        rows=tuple(rows),
+        totals={p: points.whole(result.totals[p]) for p in players},
+        winners=result.winners if result.complete else (),
+        fewest_win=False,
+    )
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Fold the game's history into its scoreboard."""
+    table = table_of(game)
+    assert isinstance(table, TwelveDaysTable)
+    return scoreboard_of(game, twelve_days.score_game(table.game))
+
+
 def build(game: Game) -> dict[str, Any]:
     """Fold the history and lay out everything the 12 Days sheet shows."""
     history = history_of(game)
@@ -172,12 +200,14 @@ def build(game: Game) -> dict[str, Any]:
         "version": history[-1].seq if history else 0,
         "passes_to": [(players[i], players[(i + 1) % len(players)]) for i in range(len(players))],
         "winners": result.winners if result.complete else (),
+        "board": scoreboard_of(game, result),
     }
 
 
 def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
     """Return the sheet as a page, or only its interactive part for htmx."""
-    return render_sheet(TEMPLATE, game, problems=problems, status=status, **build(game))
+    laid_out = build(game)
+    return render_sheet(TEMPLATE, game, laid_out.pop("board"), problems=problems, status=status, **laid_out)
 
 
 def after_tap(game: Game, problems: list[str]) -> Response:

@@ -6,7 +6,6 @@ by importing a record where a whole finished game is needed.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Iterator
@@ -16,37 +15,11 @@ from playwright.sync_api import Browser, Page, Playwright
 
 from tests.browser.checks import axe_problems, enlarge_text, headings, sideways_scroll, small_targets
 from tests.browser.taps import start_game
-from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
+from tests.examples import finished_auruxxx, twelve_days
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
-
-
-def finished_auruxxx() -> dict[str, object]:
-    """Return a record of a whole AURUXXX game: three rounds with crosses, Golden 12 and the Happy-Man."""
-    game = copy.deepcopy(AURUXXX_EXAMPLE)
-    first = game["rounds"][0]
-    game["rounds"] = [
-        first,
-        {"finisher": "Anna", "golden12": 2, "happy_man": "Cleo", "passes": {"Cleo": 3},
-         "hands": {"Ben": {"points": 14}, "Cleo": {"points": 30}}},
-        {"finisher": "Cleo", "golden12": 1, "happy_man": "Ben", "passes": {"Anna": 1},
-         "hands": {"Anna": {"points": 22}, "Ben": {"points": 9}}},
-    ]
-    return game
-
-
-def twelve_days(*, hands: bool) -> dict[str, object]:
-    """Return a record of all twelve days with the example's players renamed, with or without the final hands."""
-    text = json.dumps(TWELVE_DAYS_EXAMPLE)
-    for short, name in zip(("A", "B", "C"), PLAYERS):
-        text = text.replace(f'"{short}"', f'"{name}"')
-    game = json.loads(text)
-    game["days"] += [{"taken_by": PLAYERS[day % 3]} for day in range(8)]
-    if not hands:
-        del game["hands"]
-    return game
 
 
 def imported(page: Page, base: str, game: dict[str, object]) -> str:
