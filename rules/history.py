@@ -17,7 +17,8 @@ AURUXXX
   ``hand`` {player, cards} · ``correct_day`` {day, record} (a record day)
 Both
   ``import`` {record}: a whole game record, as the first change of an imported game ·
-  ``undo`` {event}: the sequence number of an earlier change that no longer counts.
+  ``undo`` {event}: the sequence number of an earlier change that no longer counts ·
+  ``rematch`` {}: a rematch of this game was started (it changes no score and cannot be undone).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ JSON = Any
 
 UNDO = "undo"
 IMPORT = "import"
+REMATCH = "rematch"
 AURUXXX_KINDS = ("pass", "happy_man", "finish", "hand", "correct_round")
 TWELVE_DAYS_KINDS = ("card", "gift", "taken", "hand", "correct_day")
 
@@ -98,7 +100,7 @@ Table = AuruxxxTable | TwelveDaysTable
 
 
 def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
-    """Return the changes that still count: every event but undos and what they undid.
+    """Return the changes that still count: every event but undos, what they undid, and the rematch note.
 
     >>> [e.seq for e in effective([TableEvent(1, "pass", {}), TableEvent(2, "pass", {}),
     ...                            TableEvent(3, "undo", {"event": 2})])]
@@ -108,7 +110,9 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
     seen: dict[int, TableEvent] = {}
     for event in events:
         place = f"events[{event.seq}]"
-        if event.kind == UNDO:
+        if event.kind == REMATCH:
+            _payload(event, ())
+        elif event.kind == UNDO:
             target = event.payload.get("event") if isinstance(event.payload, Mapping) else None
             if isinstance(target, bool) or not isinstance(target, int) or target not in seen:
                 raise Illegal([problem(place, N_("an undo names an earlier change of this game"))])

@@ -6,6 +6,8 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
+from sqlalchemy import select
+
 from models import Game, db
 
 
@@ -44,8 +46,14 @@ def describe_event(kind: str, payload: dict[str, Any]) -> str:
         "correct_day": _l("Day %(n)s corrected", n=number),
         "import": _l("Game imported from a record"),
         "undo": _l("Change no. %(seq)s undone", seq=payload.get("event")),
+        "rematch": _l("Rematch started"),
     }
     return str(texts.get(kind, kind))
+
+
+def rematch_of(game: Game) -> Game | None:
+    """Return the rematch started after this game, if there is one (there is never more than one)."""
+    return db.session.scalar(select(Game).where(Game.previous_id == game.id))
 
 
 def earlier_games(game: Game) -> list[Game]:

@@ -9,18 +9,22 @@ from flask import Blueprint, Response, abort, current_app, jsonify, redirect, re
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
-from models import Game, Player, db, history_of, table_of
+from sqlalchemy.exc import IntegrityError
+
+from models import CardTable, Game, Player, db, history_of, table_of
 from models.event import append_event
 from rules import auruxxx, record, twelve_days
 from rules.history import last_change
 from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
-from views.changes import describe_history
+from views.changes import describe_history, rematch_of
 from views.limits import creating, importing
 from views.render import go_to
 from views.scoreboard import csv_export as csv_export_text
-from views.table import game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say
+from views.table import (
+    game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say, shown_on_tv,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -161,13 +165,17 @@ class NewGameForm:
 
 
 def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None) -> Game:
-    """Store a new game for a checked setup."""
+    """Store a new game for a checked setup, at a new table or, as a rematch, at the previous game's table.
+
+    Raises ``IntegrityError`` if ``previous`` already has a rematch (the database allows one).
+    """
     game = Game(
         kind=setup["game"],
         variant=setup.get("variant", twelve_days.STANDARD.name),
         house_rules=setup.get("house_rules", {}),
         first_dealer=first_dealer,
         previous_id=previous.id if previous else None,
+        card_table=previous.card_table if previous else CardTable(),
     )
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
@@ -213,8 +221,14 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
 
 @bp.get("/g/<token>")
 def sheet(token: str) -> BaseResponse:
-    """Show the game's score sheet (without controls at the read-only address)."""
+    """Show the game's score sheet (without controls at the read-only address).
+
+    A table's TV moves on by itself once a rematch runs: it opens the table's current game.
+    """
     game = game_for_reading(token)
+    tv = shown_on_tv(game)
+    if tv is not None and rematch_of(game) is not None:
+        return go_to(url_for("join.tv", token=tv.token))
     if game.kind == record.AURUXXX:
         return auruxxx_sheet.render(game)
     return twelve_days_sheet.render(game)
@@ -266,11 +280,26 @@ def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
 @bp.post("/g/<token>/rematch")
 @creating
 def rematch(token: str) -> BaseResponse:
-    """Start a new game with the same players and options; the deal moves on round the table."""
+    """Start a new game with the same players and options, or join the one another phone started.
+
+    The deal moves on round the table. Two phones tapping at once both try to create it; the
+    database lets one game through (a game has one rematch) and the other phone joins it.
+    The old game's history notes the rematch, so every phone still on it hears of it live;
+    its fixed key makes that note once however many phones tap.
+    """
     game = game_or_404(token)
-    rounds = auruxxx.ROUNDS if game.kind == record.AURUXXX else 0
-    successor = create_game(game.setup, first_dealer=(game.first_dealer + rounds) % len(game.players), previous=game)
-    return redirect(url_for("games.sheet", token=successor.token), code=303)
+    successor = rematch_of(game)
+    if successor is None:
+        rounds = auruxxx.ROUNDS if game.kind == record.AURUXXX else 0
+        try:
+            successor = create_game(game.setup, first_dealer=(game.first_dealer + rounds) % len(game.players), previous=game)
+        except IntegrityError:
+            db.session.rollback()
+            successor = rematch_of(game)
+            if successor is None:
+                raise
+    append_event(game, "rematch", {}, idempotency_key="rematch")
+    return go_to(url_for("games.sheet", token=successor.token))
 
 
 @bp.get("/g/<token>/history")

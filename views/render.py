@@ -10,10 +10,11 @@ from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
 from models import Game
-from views.changes import earlier_games
+from views.changes import earlier_games, rematch_of
 from views.chart import build_chart
 from views.scoreboard import Scoreboard, share_text
-from views.table import address, new_key
+from views.qr import for_phones, qr_svg
+from views.table import address, editable, new_key, shown_on_tv
 
 
 def wants_fragment() -> bool:
@@ -62,8 +63,12 @@ def render_sheet(
 
     That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games,
     the record's and the CSV's addresses (reached by the same token the page was opened
-    with), the score chart, and once the game is over the result to share.
+    with), the score chart, once the game is over the result to share, and once a rematch
+    runs the way to it, with the same rights this page has.
     """
+    successor = rematch_of(game)
+    tv = shown_on_tv(game)
+    join_address = for_phones(url_for("join.table", token=tv.token, _external=True))[0] if tv else None
     return page_or_fragment(
         template,
         "sheet",
@@ -77,6 +82,10 @@ def render_sheet(
         caption=board.caption,
         share=share_text(board) if board.winners else "",
         share_url=url_for("games.sheet", token=game.read_token, _external=True),
+        rematch_url=url_for("games.sheet", token=successor.token if editable() else successor.read_token) if successor else None,
+        refresh_url=url_for("games.sheet", token=address(game), tv=tv.token if tv else None),
+        join_address=join_address,
+        join_qr=qr_svg(join_address) if join_address else None,
         game=game,
         **context,
     )

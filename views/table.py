@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, g, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
-from models import Game, StaleError, append_event, db
+from models import CardTable, Game, StaleError, append_event, db
 from rules.history import TableEvent
 from rules.problems import Illegal, Problem
 
@@ -69,6 +69,25 @@ def game_for_reading(token: str) -> Game:
     g.editable = found[1]
     g.game = found[0]
     return found[0]
+
+
+def current_game_at(token: str) -> Game | None:
+    """Return the game running at the table a table address names (its newest game), or None."""
+    if not token or len(token) > MAX_KEY_LENGTH:
+        return None
+    found = db.session.scalar(select(CardTable).where(CardTable.token == token))
+    if found is None or not hmac.compare_digest(found.token.encode(), token.encode()):
+        return None
+    return db.session.scalar(select(Game).where(Game.card_table_id == found.id).order_by(Game.id.desc()).limit(1))
+
+
+def shown_on_tv(game: Game) -> CardTable | None:
+    """Return the game's table when this read-only page is the table's TV (``tv=`` names the table address)."""
+    named = request.args.get("tv", "")
+    if editable() or not named or len(named) > MAX_KEY_LENGTH:
+        return None
+    found: CardTable | None = game.card_table
+    return found if found is not None and hmac.compare_digest(found.token.encode(), named.encode()) else None
 
 
 def game_behind(token: str) -> Game | None:

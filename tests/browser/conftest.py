@@ -24,7 +24,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("views.join.lan_address", lambda: "127.0.0.1")
+        patch.setattr("views.qr.lan_address", lambda: "127.0.0.1")
         thread.start()
         yield f"http://127.0.0.1:{server.server_port}"
         server.shutdown()

@@ -48,7 +48,7 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
     page.locator("form button[type=submit]").last.click()
     page.wait_for_url(playing)
     page.goto(f"{playing}/join")
-    watching = (page.locator("details.watch p.address a").text_content() or "").strip()
+    watching = (page.locator("details.watch p.address a").first.text_content() or "").strip()
     over = imported(page, base, finished_auruxxx())
     days = imported(page, base, twelve_days(hands=False))
     days_over = imported(page, base, twelve_days(hands=True))

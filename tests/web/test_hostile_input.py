@@ -51,6 +51,7 @@ WRITE_ENDPOINTS = (
     "games.new",
     "games.rematch",
     "games.undo",
+    "join.card",
     "join.new_address",
     "twelve_days.correct_day",
     "twelve_days.final_hand",
