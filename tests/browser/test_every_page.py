@@ -49,6 +49,7 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
     page.wait_for_url(playing)
     page.goto(f"{playing}/join")
     watching = (page.locator("details.watch p.address a").first.text_content() or "").strip()
+    tv = (page.locator("details.watch p.address a").nth(1).text_content() or "").strip()
     over = imported(page, base, finished_auruxxx())
     days = imported(page, base, twelve_days(hands=False))
     days_over = imported(page, base, twelve_days(hands=True))
@@ -72,6 +73,8 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
         "join": f"{playing}/join",
         "history": f"{playing}/history",
         "read-only sheet": watching,
+        "table card": f"{playing}/table-card",
+        "TV": tv,
         "AURUXXX result": over,
         "round correction": f"{over}/rounds/1/correct",
         "12 Days, five players": fresh_days,
