@@ -22,6 +22,8 @@ class Config:
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "") == "1"
+    WTF_CSRF_TIME_LIMIT = None
+    """A form's CSRF token lasts as long as the session it is bound to: a sheet left open all evening still taps."""
     MAX_CONTENT_LENGTH = 512 * 1024
     """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"

@@ -13,12 +13,24 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-GAME_ADDRESS = re.compile(r"(/|%2F)g(/|%2F)[A-Za-z0-9_-]+", re.IGNORECASE)
-"""A game's address: ``/g/`` (also percent-encoded, as in a ``next=`` parameter) and a token's characters."""
+ENCODED = r"%(?:25)*"
+"""A percent sign, itself percent-encoded any number of times (``%``, ``%25``, ``%2525`` ...)."""
+SLASH = rf"(?:/|{ENCODED}2F)"
+DOT = rf"(?:\.|{ENCODED}2E)"
+G = rf"(?:g|{ENCODED}[46]7)"
+TOKEN_CHARACTER = rf"(?:[A-Za-z0-9_-]|{ENCODED}[0-9A-F]{{2}})"
+GAME_ADDRESS = re.compile(rf"({SLASH}{G}(?:{DOT}*+{SLASH})++){TOKEN_CHARACTER}+", re.IGNORECASE)
+"""A game's address: ``/g/`` and a token, each character of it written plainly or percent-encoded.
+
+The server decodes a path before routing it, so ``/%67/<token>``, ``//g//<token>`` or a
+token typed as ``%41%62...`` open the same game as ``/g/<token>``; in a ``next=`` parameter
+the address is encoded once more. Whatever reaches the app as a game's address is redacted.
+The possessive repeats (``*+``, ``++``) keep the search linear in a hostile line of slashes.
+"""
 
 
 def redact(text: str) -> str:
-    """Return ``text`` with every game token replaced by an ellipsis.
+    """Return ``text`` with every game token replaced by an ellipsis, however its address was encoded.
 
     >>> redact("GET /g/Ab-c_1/live?since=3 HTTP/1.1")
     'GET /g/…/live?since=3 HTTP/1.1'
@@ -28,8 +40,10 @@ def redact(text: str) -> str:
     'GET /language/en?next=%2Fg%2F… HTTP/1.1'
     >>> redact("GET /faq?q=g HTTP/1.1")
     'GET /faq?q=g HTTP/1.1'
+    >>> redact("GET /%67/%41b-c_1/pass HTTP/1.1")
+    'GET /%67/…/pass HTTP/1.1'
     """
-    return GAME_ADDRESS.sub(r"\1g\2…", text)
+    return GAME_ADDRESS.sub(r"\1…", text)
 
 
 class RedactingFilter(logging.Filter):

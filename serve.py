@@ -13,7 +13,7 @@ THREADS = "32"
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
-    """Return the gunicorn command line: threaded workers, and an access log without game tokens."""
+    """Return the gunicorn command line: threaded workers, an access log without game tokens, and the app's hooks."""
     return [
         "gunicorn",
         "--no-control-socket",
@@ -29,6 +29,8 @@ def gunicorn_argv(bind: str, workers: str = WORKERS) -> list[str]:
         "-",
         "--logger-class",
         "gunicorn_logging.RedactingLogger",
+        "--config",
+        "python:gunicorn_hooks",
         "app:create_app()",
     ]
 

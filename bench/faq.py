@@ -1,16 +1,20 @@
 """Measure the rules FAQ search: hit rates over the evaluation questions, and query latency.
 
-    .venv/bin/python bench/faq.py --eval       # top-1 / top-3 per game and language, and the misses
+    .venv/bin/python bench/faq.py --eval       # top-1 / top-3 per game and language, the misses, offline agreement
     .venv/bin/python bench/faq.py --latency    # median and p95 per query against a bare SELECT 1
 
 The questions live in tests/faq/questions.toml; tests/faq/test_search_quality.py asserts the
-top-3 rate, this script only reports. Timings are never asserted anywhere.
+rates and tests/faq/test_offline_search.py the agreement, this script only reports. Timings are
+never asserted anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import sqlite3
+import subprocess
 import statistics
 import sys
 import time
@@ -27,6 +31,7 @@ from faq.content import load  # noqa: E402
 from faq.search import Index  # noqa: E402
 
 QUESTIONS = ROOT / "tests" / "faq" / "questions.toml"
+OFFLINE_RUNNER = ROOT / "tests" / "faq" / "offline_search.js"
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,21 @@ def report_eval(index: Index) -> int:
         print(f"\nin top 3 but not first: {len(near)}")
         for o in near:
             print(f"  [{o.question.game}/{o.question.lang}] {o.question.q!r}: want {o.question.expect[0]}, first {o.found[0]}")
+    report_agreement(index, outcomes)
     return 0
+
+
+def report_agreement(index: Index, outcomes: list[Outcome]) -> None:
+    """Print how often the browser's offline search (run by node) returns the server's top 3, in order."""
+    node = shutil.which("node")
+    if node is None:
+        print("\noffline agreement: not measured, node is missing")
+        return
+    asked = [{"game": o.question.game, "lang": o.question.lang, "q": o.question.q} for o in outcomes]
+    data = json.dumps({"index": index.offline(), "asked": asked, "limit": 3})
+    offline = json.loads(subprocess.run([node, str(OFFLINE_RUNNER)], input=data, capture_output=True, text=True, check=True).stdout)
+    same = sum(list(o.found) == found for o, found in zip(outcomes, offline))
+    print(f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} questions ({same / len(outcomes):.1%})")
 
 
 def timed(call: Callable[[], object], repeat: int) -> list[float]:

@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, StaleError, append_event, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, history_of, table_of
 from models.game import GAME_KINDS, CardTable, Game, Player
 
 __all__ = [
@@ -10,6 +10,7 @@ __all__ = [
     "AppendOnlyError",
     "CardTable",
     "Event",
+    "KeyReusedError",
     "Game",
     "Player",
     "StaleError",

@@ -1,7 +1,9 @@
 """The append-only history of a game: every tap at the table becomes one event."""
 
+import json
 import random
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -28,6 +30,10 @@ class AppendOnlyError(RuntimeError):
 
 class StaleError(RuntimeError):
     """Raised by an ``append_event`` precondition: the history moved on in a way the tap did not see."""
+
+
+class KeyReusedError(RuntimeError):
+    """Raised when an idempotency key already recorded a different change: a resent tap must be the same tap."""
 
 
 class Event(Base):
@@ -77,13 +83,20 @@ def _refuse_bulk_change(state: ORMExecuteState) -> None:
         raise AppendOnlyError("events are append-only: bulk update or delete refused")
 
 
-def _find(game_id: int, idempotency_key: str) -> Event | None:
-    """Return the event a retried tap already recorded, if any."""
-    return db.session.scalar(
+def _find(game_id: int, idempotency_key: str, kind: str, payload: Mapping[str, Any]) -> Event | None:
+    """Return the event a retried tap already recorded, if any; refuse a key recorded for another change.
+
+    The payload is compared as it was stored, after a JSON round trip.
+    """
+    existing = db.session.scalar(
         select(Event).where(
             Event.game_id == game_id, Event.idempotency_key == idempotency_key
         )
     )
+    if existing is not None and (existing.kind, existing.payload) != (kind, json.loads(json.dumps(dict(payload)))):
+        db.session.rollback()
+        raise KeyReusedError(f"key {idempotency_key!r} already recorded change {existing.seq} of game {game_id}")
+    return existing
 
 
 CHANGES_CHANNEL = "tischblock_games"
@@ -109,6 +122,25 @@ def table_of(game: Game) -> Table:
     return fold(game.setup, history_of(game))
 
 
+def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Add a new game's first changes to the session once the rules accept them as one history.
+
+    The caller commits them together with the game, so no game is ever stored without them
+    (an import cut short leaves nothing behind). Nobody knows the game's address yet, so no
+    other phone can be appending meanwhile. Raises ``Illegal`` when the rules refuse them.
+    """
+    events = [TableEvent(seq, kind, dict(payload)) for seq, (kind, payload) in enumerate(changes, start=1)]
+    fold(game.setup, events)
+    db.session.flush()
+    db.session.add_all(
+        Event(
+            game_id=game.id, seq=event.seq, kind=event.kind, payload=dict(event.payload),
+            idempotency_key=uuid.uuid4().hex,
+        )
+        for event in events
+    )
+
+
 def append_event(
     game: Game,
     kind: str,
@@ -130,6 +162,7 @@ def append_event(
     ``precondition`` sees the history the tap would follow, inside the same guarded step as the
     rules' check, and raises (``StaleError``) to refuse it: a check made by the caller before the
     call could pass for two taps at once.
+    Raises ``KeyReusedError`` when the key already recorded a different change of this game.
     """
     game_id = game.id
     setup = game.setup
@@ -137,7 +170,7 @@ def append_event(
     for attempt in range(APPEND_ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
-        existing = _find(game_id, idempotency_key)
+        existing = _find(game_id, idempotency_key, kind, payload)
         if existing is not None:
             return existing
         db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())

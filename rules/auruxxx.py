@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.points import HalfPoints, whole
-from rules.problems import N_, Problem, at, problem
+from rules.problems import N_, Problem, at, problem, quoted
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -121,12 +121,52 @@ class Round:
 
 
 @dataclass(frozen=True, kw_only=True)
+class RoundInProgress:
+    """What has been tapped of the round being played; a backup keeps it, and it scores nothing."""
+
+    happy_man: str | None
+    """Who holds the Happy-Man figure so far; None while nobody has held it."""
+    passes: Mapping[str, int] = field(default_factory=dict)
+    """Pass crosses so far; a player left out passed 0 times."""
+    finisher: str | None = None
+    """Who ended the round, once known."""
+    golden12: int | None = None
+    """How many Golden 12 the finisher laid, once known."""
+    hands: Mapping[str, Hand] = field(default_factory=dict)
+    """Hands counted so far (only once the finisher is known); a player left out is not counted yet."""
+
+    def is_blank(self, holder_before: str | None) -> bool:
+        """Return whether nothing has happened in the round yet: no cross, no finisher, the figure where it was."""
+        return (
+            not any(self.passes.values())
+            and self.finisher is None
+            and self.golden12 is None
+            and not self.hands
+            and self.happy_man == holder_before
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
-    """The players in seating order, the table's house rules and the finished rounds."""
+    """The players in seating order, the table's house rules, the finished rounds and the round being played."""
 
     players: tuple[str, ...]
     house_rules: HouseRules = HouseRules()
     rounds: tuple[Round, ...] = ()
+    open_round: RoundInProgress | None = None
+    """What has been tapped of the round after the finished ones, if the record carries it."""
+
+
+def figure_holder(rounds: Sequence[Round]) -> str | None:
+    """Return who holds the Happy-Man figure after these rounds (None while nobody has held it).
+
+    >>> figure_holder([Round(finisher="A", golden12=1, happy_man="B"), Round(finisher="B", golden12=1, happy_man=None)])
+    'B'
+    """
+    holder: str | None = None
+    for round_ in rounds:
+        holder = round_.happy_man or holder
+    return holder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -145,7 +185,7 @@ class RoundScore:
     happy_man: bool
     """Whether this player held the figure when the round ended."""
     halved: bool
-    """Whether the holder's round was halved: a sub of 0 or less never is, in either halving order."""
+    """Whether the holder's round was halved: in the net order a sub above 0, in the penalty order a penalty above 0."""
     points: HalfPoints
 
     @property
@@ -207,6 +247,13 @@ def score_player(
     >>> hm = Round(finisher="A", golden12=1, happy_man="B", hands={"B": Cards(numbers=(9, 8))})
     >>> score_player(hm, "B").points, score_player(hm, "B", HouseRules(rounding=Rounding.FLOOR)).points
     (17, 16)
+
+    Halving is a benefit: the net order leaves a sub of 0 or less whole, the penalty order
+    always halves the penalty (never negative), whatever the bonus:
+
+    >>> own = Round(finisher="A", golden12=2, happy_man="A", passes={"A": 1})
+    >>> score_player(own, "A").points / 2, score_player(own, "A", HouseRules(halving=Halving.PENALTY)).points / 2
+    (-5.0, -7.5)
     """
     is_finisher = player == round_.finisher
     hand = None if is_finisher else hand_points(round_.hand_of(player), house_rules)
@@ -217,12 +264,12 @@ def score_player(
     holds_figure = round_.happy_man == player
     points = whole(penalty + bonus)
     halved = False
-    if holds_figure and penalty + bonus > 0:
+    if holds_figure and house_rules.halving is Halving.NET and penalty + bonus > 0:
         halved = True
-        if house_rules.halving is Halving.NET:
-            points = _halve(penalty + bonus, house_rules.rounding)
-        else:
-            points = _halve(penalty, house_rules.rounding) + whole(bonus)
+        points = _halve(penalty + bonus, house_rules.rounding)
+    elif holds_figure and house_rules.halving is Halving.PENALTY and penalty > 0:
+        halved = True
+        points = _halve(penalty, house_rules.rounding) + whole(bonus)
     return RoundScore(
         hand=hand,
         passes=passes,
@@ -435,7 +482,7 @@ def round_problems(
     known = set(players)
     if round_.finisher not in known:
         problems.append(
-            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=repr(round_.finisher))
+            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(round_.finisher))
         )
     problems += finisher_golden12_problems(at(place, "golden12"), round_.golden12)
     if round_.happy_man is None:
@@ -449,7 +496,7 @@ def round_problems(
             )
     elif round_.happy_man not in known:
         problems.append(
-            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=repr(round_.happy_man))
+            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(round_.happy_man))
         )
     for player, passes in round_.passes.items():
         if player not in known:
@@ -469,7 +516,7 @@ def round_problems(
 
 
 def game_problems(game: Game) -> list[Problem]:
-    """Return everything that makes a game impossible: players, round count and every round.
+    """Return everything that makes a game impossible: players, round count, every round and the one being played.
 
     >>> [str(p) for p in game_problems(Game(players=("A", "B", "C", "D", "E", "F", "G")))]
     ['players: AURUXXX is played by 2 to 6 players (got 7)']
@@ -483,4 +530,75 @@ def game_problems(game: Game) -> list[Problem]:
             at("rounds", index), round_, game.players, holder_before=holder, house_rules=game.house_rules
         )
         holder = round_.happy_man or holder
+    if game.open_round is not None:
+        problems += open_round_problems(
+            "open_round", game.open_round, game.players,
+            finished=len(game.rounds), holder_before=holder, house_rules=game.house_rules,
+        )
+    return problems
+
+
+def open_round_problems(
+    place: str,
+    so_far: RoundInProgress,
+    players: Sequence[str],
+    *,
+    finished: int,
+    holder_before: str | None,
+    house_rules: HouseRules = HouseRules(),
+) -> list[Problem]:
+    """Return everything that makes the round being played impossible: the limits of a finished round, so far.
+
+    ``finished`` counts the rounds before it; after the last round no round is being played.
+    A round whose every hand is in has ended, and belongs with the finished rounds.
+    """
+    if finished >= ROUNDS:
+        return [problem(place, N_("all {total} rounds are finished"), total=ROUNDS)]
+    problems: list[Problem] = []
+    known = set(players)
+    if so_far.happy_man is None and holder_before is not None:
+        problems.append(
+            problem(
+                at(place, "happy_man"),
+                N_("the Happy-Man figure never goes back to nobody ({holder} holds it)"),
+                holder=holder_before,
+            )
+        )
+    elif so_far.happy_man is not None and so_far.happy_man not in known:
+        problems.append(
+            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(so_far.happy_man))
+        )
+    for player, passes in so_far.passes.items():
+        if player not in known:
+            problems.append(problem(at(at(place, "passes"), player), N_("not a player of this game")))
+        else:
+            problems += pass_problems(at(at(place, "passes"), player), passes)
+    if so_far.finisher is None:
+        if so_far.golden12 is not None:
+            problems.append(problem(at(place, "finisher"), N_("is required")))
+        if so_far.hands:
+            problems.append(problem(at(place, "hands"), N_("hands are counted once the finisher is known")))
+        return problems
+    if so_far.finisher not in known:
+        problems.append(
+            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(so_far.finisher))
+        )
+    if so_far.golden12 is None:
+        problems.append(problem(at(place, "golden12"), N_("is required")))
+        return problems
+    problems += finisher_golden12_problems(at(place, "golden12"), so_far.golden12)
+    for player, hand in so_far.hands.items():
+        hand_place = at(at(place, "hands"), player)
+        if player not in known:
+            problems.append(problem(hand_place, N_("not a player of this game")))
+        elif player == so_far.finisher:
+            problems.append(problem(hand_place, N_("the finisher has no hand left to count")))
+        else:
+            problems += hand_problems(hand_place, hand, house_rules)
+    so_far_as_round = Round(finisher=so_far.finisher, golden12=so_far.golden12, happy_man=None, hands=so_far.hands)
+    problems += deck_problems(place, so_far_as_round)
+    if not problems and all(player in so_far.hands for player in players if player != so_far.finisher):
+        problems.append(
+            problem(place, N_("every hand is counted, so this round has ended: it belongs in rounds"))
+        )
     return problems

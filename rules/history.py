@@ -16,7 +16,8 @@ AURUXXX
   ``card`` {day, player, card} · ``gift`` {day, player} · ``taken`` {day, player|null} ·
   ``hand`` {player, cards} · ``correct_day`` {day, record} (a record day)
 Both
-  ``import`` {record}: a whole game record, as the first change of an imported game ·
+  ``import`` {record}: a game record's finished rounds or days, as the first change of an
+  imported game (the round or day it was exported in follows as ordinary taps) ·
   ``undo`` {event}: the sequence number of an earlier change that no longer counts ·
   ``rematch`` {}: a rematch of this game was started (it changes no score and cannot be undone).
 """
@@ -24,7 +25,7 @@ Both
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules import auruxxx, record, twelve_days
@@ -135,6 +136,44 @@ def last_change(events: Sequence[TableEvent]) -> TableEvent | None:
     return remaining[-1] if remaining else None
 
 
+def superseded(events: Sequence[TableEvent], target: int) -> bool:
+    """Return whether change ``target`` still counts but is no longer the last one: undoing it would skip newer changes.
+
+    An undo button offers the last change; once someone else's change follows it, the
+    button shows an old sheet. Unknown, undone or imported changes are not "superseded":
+    ``check`` refuses undoing them.
+
+    >>> taps = [TableEvent(1, "pass", {}), TableEvent(2, "pass", {})]
+    >>> superseded(taps, 1), superseded(taps, 2), superseded(taps, 9)
+    (True, False, False)
+    """
+    change = last_change(events)
+    undoable = {event.seq for event in effective(events) if event.kind != IMPORT}
+    return change is not None and target in undoable and target != change.seq
+
+
+def finished_part(table: Table, index: int) -> auruxxx.Round | twelve_days.Day | None:
+    """Return finished round (AURUXXX) or day (12 Days) ``index`` of a table, or None while it is not finished."""
+    parts: Sequence[auruxxx.Round | twelve_days.Day] = table.game.rounds if isinstance(table, AuruxxxTable) else table.game.days
+    return parts[index] if 0 <= index < len(parts) else None
+
+
+def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index: int, seen: int) -> bool:
+    """Return whether finished round or day ``index`` now differs from how it stood after change ``seen``.
+
+    This is what makes a correction form stale: only what folds into that round or day
+    counts, so a tap, an undo or a correction elsewhere leaves the form valid, while a
+    correction of the same round, an undo that reaches into it, or an earlier round
+    handing it another Happy-Man holder does not. A round or day that is no longer
+    finished is left to ``check``, which refuses correcting it.
+    """
+    now = finished_part(fold(setup, events), index)
+    if now is None:
+        return False
+    then = finished_part(fold(setup, [event for event in events if event.seq <= seen]), index)
+    return then != now
+
+
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table:
     """Return the game the events add up to, or raise Illegal naming what went wrong.
 
@@ -156,6 +195,43 @@ def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table:
 def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent) -> Table:
     """Return the game with a new event added, or raise Illegal: the test every tap passes."""
     return fold(setup, [*events, new])
+
+
+Change = tuple[str, dict[str, JSON]]
+"""An event still to be stored: its kind and its content."""
+
+
+def import_changes(game: record.Record) -> list[Change]:
+    """Return the changes that start a game from a record: the finished rounds or days as one import,
+    then the round or day being played tap by tap, so the table plays on and each tap can be undone.
+
+    >>> game = record.parse({"game": "auruxxx", "players": ["Anna", "Ben"],
+    ...                      "open_round": {"happy_man": "Ben", "passes": {"Anna": 2}}})
+    >>> [(kind, payload.get("player")) for kind, payload in import_changes(game)]
+    [('import', None), ('happy_man', 'Ben'), ('pass', 'Anna'), ('pass', 'Anna')]
+    """
+    if isinstance(game, auruxxx.Game):
+        changes: list[Change] = [(IMPORT, {"record": record.serialise(replace(game, open_round=None))})]
+        so_far, index = game.open_round, len(game.rounds)
+        if so_far is None:
+            return changes
+        if so_far.happy_man is not None and so_far.happy_man != auruxxx.figure_holder(game.rounds):
+            changes.append(("happy_man", {"round": index, "player": so_far.happy_man}))
+        for player in game.players:
+            changes += [("pass", {"round": index, "player": player}) for _ in range(so_far.passes.get(player, 0))]
+        if so_far.finisher is not None:
+            changes.append(("finish", {"round": index, "player": so_far.finisher, "golden12": so_far.golden12}))
+        for player in game.players:
+            if player in so_far.hands:
+                hand = record.serialise_auruxxx_hand(so_far.hands[player])
+                changes.append(("hand", {"round": index, "player": player, "hand": hand}))
+        return changes
+    changes = [(IMPORT, {"record": record.serialise(replace(game, open_day=None))})]
+    played = game.open_day.played if game.open_day is not None else {}
+    for player in game.players:
+        if player in played:
+            changes.append(("card", {"day": len(game.days), "player": player, "card": played[player]}))
+    return changes
 
 
 # --- Reading payloads --------------------------------------------------------------------
@@ -246,6 +322,11 @@ def _imported(event: TableEvent, base: record.Record, *, first: bool) -> record.
     for key in ("game", "players", "house_rules", "variant"):
         if written.get(key) != setup.get(key):
             raise Illegal([problem(at(place, key), N_("differs from the game it is imported into"))])
+    for key in ("open_round", "open_day"):
+        if key in written:
+            raise Illegal(
+                [problem(at(place, key), N_("an import holds finished rounds and days only; later taps are changes of their own"))]
+            )
     return game
 
 
@@ -365,9 +446,9 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
                 passes=dict(state.passes), hands=dict(state.hands),
             )
         )
-    game = auruxxx.Game(players=players, house_rules=base.house_rules, rounds=tuple(finished[: auruxxx.ROUNDS]))
     open_state = rounds[-1]
     current = None
+    so_far = None
     if len(finished) < auruxxx.ROUNDS:
         holder_now = open_state.holder if open_state.holder_set else holder
         if holder is not None and holder_now is None:
@@ -378,6 +459,14 @@ def _fold_auruxxx(base: auruxxx.Game, events: Sequence[TableEvent]) -> AuruxxxTa
             index=len(finished), passes=dict(open_state.passes), holder=holder_now,
             finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
         )
+        so_far = auruxxx.RoundInProgress(
+            happy_man=holder_now, passes=dict(open_state.passes),
+            finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
+        )
+        so_far = None if so_far.is_blank(holder) else so_far
+    game = auruxxx.Game(
+        players=players, house_rules=base.house_rules, rounds=tuple(finished[: auruxxx.ROUNDS]), open_round=so_far
+    )
     problems = auruxxx.game_problems(game)
     if problems:
         raise Illegal(problems)
@@ -463,7 +552,10 @@ def _fold_twelve_days(base: twelve_days.Game, events: Sequence[TableEvent]) -> T
             played = {}
 
     all_hands = len(hands) == len(players)
-    game = twelve_days.Game(players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None)
+    game = twelve_days.Game(
+        players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None,
+        open_day=twelve_days.DayInProgress(played=dict(played)) if played else None,
+    )
     problems = twelve_days.game_problems(game)
     problems += twelve_days.deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "hands") if not all_hands else []
     if problems:

@@ -8,11 +8,17 @@ themselves never import Flask or Babel.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 Param = str | int
 """A value a message template is filled with: a number, a player's name, a card, some JSON."""
+
+ECHO_LIMIT = 40
+"""The most characters of an untrusted key, name or number a message repeats."""
+_UNSHOWN = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Character categories a message writes as escapes: controls, lone surrogates and line breaks."""
 
 
 def N_(template: str) -> str:
@@ -52,13 +58,40 @@ class Problem:
         return f"{self.place}: {self.message}" if self.place else self.message
 
 
+def readable(text: str) -> str:
+    """Return untrusted text as a message may repeat it: cut to a sane length, controls escaped.
+
+    >>> readable("x" * 50), readable("a\\nb\\ud800")
+    ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...', 'a\\\\nb\\\\ud800')
+    """
+    cut = text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 3] + "..."
+    return "".join(ascii(ch)[1:-1] if unicodedata.category(ch) in _UNSHOWN else ch for ch in cut)
+
+
+def quoted(text: str) -> str:
+    """Return an untrusted name in quotes, readable, for a message.
+
+    >>> quoted("Dora")
+    "'Dora'"
+    """
+    return f"'{readable(text)}'"
+
+
 def problem(place: str, template: str, /, **params: Param) -> Problem:
     """Return a problem; the values for the template's placeholders are given by name.
 
-    >>> str(problem("players.0", N_("{name} is already a player"), name=repr("Anna")))
+    A number too long to read is cut like any untrusted text.
+
+    >>> str(problem("players.0", N_("{name} is already a player"), name=quoted("Anna")))
     "players.0: 'Anna' is already a player"
+    >>> problem("passes", N_("got {got}"), got=10**60).message
+    'got 1000000000000000000000000000000000000...'
     """
-    return Problem(place, template, params)
+    shown = {
+        name: readable(str(value)) if isinstance(value, int) and abs(value) >= 10**ECHO_LIMIT else value
+        for name, value in params.items()
+    }
+    return Problem(place, template, shown)
 
 
 class Illegal(ValueError):
@@ -76,7 +109,12 @@ def at(place: str, key: str | int) -> str:
     'rounds[1].passes.Anna'
     >>> at("", "players")
     'players'
+    >>> at("hands", "x" * 60)
+    'hands.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'
+
+    A key from an untrusted record is cut and escaped like any text a message repeats.
     """
     if isinstance(key, int):
         return f"{place}[{key}]"
+    key = readable(key)
     return f"{place}.{key}" if place else key

@@ -9,17 +9,22 @@ never trusted: it is recomputed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rules import auruxxx, twelve_days
 from rules.points import to_json_number
-from rules.problems import N_, Illegal, Param, Problem, at, problem
+from rules.problems import N_, Illegal, Param, Problem, at, problem, quoted, readable
 
 AURUXXX = "auruxxx"
 TWELVE_DAYS = "12days"
 GAMES = (AURUXXX, TWELVE_DAYS)
 MAX_NAME_LENGTH = 40
+MAX_DEPTH = 16
+"""How deep a record may nest: far deeper than any record (six levels), far shallower than a stack."""
+_UNNAMEABLE = frozenset({"Cc", "Cs"})
+"""Character categories no name may hold: control characters and lone surrogates."""
 
 Record = auruxxx.Game | twelve_days.Game
 JSON = Any
@@ -72,25 +77,10 @@ class _Reader:
         return None
 
     def name(self, place: str, value: JSON) -> str | None:
-        """Return a player's name: 1–40 characters of text."""
-        if not isinstance(value, str):
-            self.fail(place, N_("a player's name must be text (got {got})"), got=_kind(value))
-            return None
-        if not value.strip():
-            self.fail(place, N_("a player's name cannot be empty"))
-            return None
-        if len(value) > MAX_NAME_LENGTH:
-            self.fail(
-                place,
-                N_("a player's name has at most {limit} characters (got {got})"),
-                limit=MAX_NAME_LENGTH,
-                got=len(value),
-            )
-            return None
-        if any(not ch.isprintable() for ch in value):
-            self.fail(place, N_("a player's name cannot contain control characters"))
-            return None
-        return value
+        """Return a player's name, as ``name_problems`` allows it."""
+        found = name_problems(place, value)
+        self.problems += found
+        return None if found or not isinstance(value, str) else value
 
     def player_ref(self, place: str, value: JSON, players: tuple[str, ...], *, nullable: bool = False) -> tuple[bool, str | None]:
         """Return (ok, name) for a reference to one of the game's players."""
@@ -100,7 +90,7 @@ class _Reader:
             self.fail(place, N_("must name a player (got {got})"), got=_kind(value))
             return False, None
         if value not in players:
-            self.fail(place, N_("{name} is not a player of this game"), name=repr(value))
+            self.fail(place, N_("{name} is not a player of this game"), name=quoted(value))
             return False, None
         return True, value
 
@@ -112,7 +102,7 @@ class _Reader:
         result: dict[str, T] = {}
         for player, item in value.items():
             if player not in players:
-                self.fail(at(place, player), N_("{name} is not a player of this game"), name=repr(player))
+                self.fail(at(place, player), N_("{name} is not a player of this game"), name=quoted(player))
                 continue
             parsed = read(at(place, player), item)
             if parsed is not None:
@@ -136,31 +126,104 @@ def _kind(value: JSON) -> str:
 
 
 def shorten(value: JSON) -> str:
-    """Return a value as JSON, shortened so a hostile input cannot flood a message."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """Return a value as JSON, shortened and escaped so a hostile input cannot flood a message."""
+    return readable(json.dumps(value, ensure_ascii=False))
 
 
-def _players(reader: _Reader, raw: dict[str, JSON]) -> tuple[str, ...] | None:
-    """Return the players in seating order, unique names."""
+# --- Names -------------------------------------------------------------------------------
+
+
+def trimmed_name(typed: str) -> str:
+    """Return a typed name without the spaces at either end, as the new-game form keeps it.
+
+    >>> trimmed_name("\u00a0 Anna  ")
+    'Anna'
+    """
+    return typed.strip()
+
+
+def same_name_key(name: str) -> str:
+    """Return what decides whether two names are the same name: NFKC normalisation and case folding.
+
+    >>> same_name_key("Anna") == same_name_key("anna") == same_name_key("\uff21nna")
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def name_problems(place: str, value: JSON) -> list[Problem]:
+    """Return why a value cannot be a player's name: 1–40 characters, no space at either end, no control character.
+
+    Joiners, emoji and no-break spaces are ordinary characters; only Unicode's control
+    characters and lone surrogates (categories Cc and Cs) are refused.
+
+    >>> name_problems("players[0]", "\U0001f468\u200d\U0001f373"), name_problems("players[0]", "Jean\u00a0Luc")
+    ([], [])
+    >>> [str(p) for p in name_problems("players[0]", " Anna")]
+    ["players[0]: a player's name cannot begin or end with a space"]
+    """
+    if not isinstance(value, str):
+        return [problem(place, N_("a player's name must be text (got {got})"), got=_kind(value))]
+    if not trimmed_name(value):
+        return [problem(place, N_("a player's name cannot be empty"))]
+    if len(value) > MAX_NAME_LENGTH:
+        return [
+            problem(
+                place,
+                N_("a player's name has at most {limit} characters (got {got})"),
+                limit=MAX_NAME_LENGTH,
+                got=len(value),
+            )
+        ]
+    if any(unicodedata.category(ch) in _UNNAMEABLE for ch in value):
+        return [problem(place, N_("a player's name cannot contain control characters"))]
+    if trimmed_name(value) != value:
+        return [problem(place, N_("a player's name cannot begin or end with a space"))]
+    return []
+
+
+def _players(
+    reader: _Reader, raw: dict[str, JSON], most: int, count_problems: Callable[[Sequence[JSON]], list[Problem]]
+) -> tuple[str, ...] | None:
+    """Return the players in seating order, each name different from the others.
+
+    More than ``most`` players are refused with the game's own ``count_problems`` before
+    any name is read, so the work never grows with a hostile list.
+    """
     value = raw.get("players")
     if not isinstance(value, list):
         if "players" in raw:
             reader.fail("players", N_("must be a list of names (got {got})"), got=_kind(value))
         return None
+    if len(value) > most:
+        reader.problems += count_problems(value)
+        return None
     names: list[str] = []
+    seated: dict[str, str] = {}
     ok = True
     for index, item in enumerate(value):
         name = reader.name(at("players", index), item)
         if name is None:
             ok = False
-        elif name in names:
-            reader.fail(
-                at("players", index), N_("{name} is already a player; names are unique within a game"), name=repr(name)
-            )
-            ok = False
-        else:
+            continue
+        key = same_name_key(name)
+        earlier = seated.get(key)
+        if earlier is None:
+            seated[key] = name
             names.append(name)
+            continue
+        ok = False
+        if earlier == name:
+            reader.fail(
+                at("players", index), N_("{name} is already a player; names are unique within a game"), name=quoted(name)
+            )
+        else:
+            reader.fail(
+                at("players", index),
+                N_("{name} counts as the same name as {other}; names are unique within a game"),
+                name=quoted(name),
+                other=quoted(earlier),
+            )
     return tuple(names) if ok else None
 
 
@@ -241,6 +304,30 @@ def _auruxxx_round(reader: _Reader, place: str, value: JSON, players: tuple[str,
     return auruxxx.Round(finisher=finisher, golden12=golden12, happy_man=holder, passes=passes, hands=hands)
 
 
+def _auruxxx_open_round(
+    reader: _Reader, value: JSON, players: tuple[str, ...], holder_before: str | None
+) -> auruxxx.RoundInProgress | None:
+    """Return what was tapped of the round being played; every key is optional, and null means not known yet."""
+    place = "open_round"
+    raw = reader.object(place, value, required=(), optional=("finisher", "golden12", "happy_man", "passes", "hands"))
+    if raw is None:
+        return None
+    ok_holder, holder = True, holder_before
+    if "happy_man" in raw:
+        ok_holder, holder = reader.player_ref(at(place, "happy_man"), raw["happy_man"], players, nullable=True)
+    ok_finisher, finisher = reader.player_ref(at(place, "finisher"), raw.get("finisher"), players, nullable=True)
+    golden12 = None if raw.get("golden12") is None else reader.integer(at(place, "golden12"), raw["golden12"])
+    passes = reader.mapping(at(place, "passes"), raw.get("passes", {}), players, reader.integer)
+
+    def read_hand(hand_place: str, hand: JSON) -> auruxxx.Hand | None:
+        return read_auruxxx_hand(reader, hand_place, hand)
+
+    hands: dict[str, auruxxx.Hand] | None = reader.mapping(at(place, "hands"), raw.get("hands", {}), players, read_hand)
+    if not (ok_holder and ok_finisher) or passes is None or hands is None:
+        return None
+    return auruxxx.RoundInProgress(happy_man=holder, passes=passes, finisher=finisher, golden12=golden12, hands=hands)
+
+
 def read_auruxxx_round(value: JSON, players: tuple[str, ...], place: str = "round") -> auruxxx.Round:
     """Return a round given as JSON (as in a record), or raise Illegal with its problems."""
     reader = _Reader()
@@ -261,8 +348,8 @@ def read_auruxxx_hand_json(value: JSON, place: str = "hand") -> auruxxx.Hand:
 
 def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None:
     """Return an AURUXXX game from a record whose top level was checked."""
-    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "result"))
-    players = _players(reader, raw)
+    reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "open_round", "result"))
+    players = _players(reader, raw, auruxxx.MAX_PLAYERS, auruxxx.player_count_problems)
     house_rules = _auruxxx_house_rules(reader, raw.get("house_rules", {}))
     rounds_raw = raw.get("rounds", [])
     if not isinstance(rounds_raw, list):
@@ -270,10 +357,14 @@ def _parse_auruxxx(reader: _Reader, raw: dict[str, JSON]) -> auruxxx.Game | None
         return None
     if players is None or house_rules is None:
         return None
-    rounds = [_auruxxx_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
+    read = [_auruxxx_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
+    rounds = tuple(r for r in read if r is not None)
+    open_round = None
+    if "open_round" in raw:
+        open_round = _auruxxx_open_round(reader, raw["open_round"], players, auruxxx.figure_holder(rounds))
     if reader.problems:
         return None
-    return auruxxx.Game(players=players, house_rules=house_rules, rounds=tuple(r for r in rounds if r is not None))
+    return auruxxx.Game(players=players, house_rules=house_rules, rounds=rounds, open_round=open_round)
 
 
 def serialise_auruxxx_hand(hand: auruxxx.Hand) -> dict[str, JSON]:
@@ -301,10 +392,21 @@ def serialise_auruxxx_round(round_: auruxxx.Round, players: tuple[str, ...]) -> 
     }
 
 
+def _serialise_auruxxx_open_round(so_far: auruxxx.RoundInProgress, players: tuple[str, ...]) -> dict[str, JSON]:
+    """Return the round being played as the record writes it: every player's crosses, the hands counted so far."""
+    written: dict[str, JSON] = {}
+    if so_far.finisher is not None:
+        written |= {"finisher": so_far.finisher, "golden12": so_far.golden12}
+    written["happy_man"] = so_far.happy_man
+    written["passes"] = {p: so_far.passes.get(p, 0) for p in players}
+    written["hands"] = {p: serialise_auruxxx_hand(so_far.hands[p]) for p in players if p in so_far.hands}
+    return written
+
+
 def _serialise_auruxxx(game: auruxxx.Game) -> dict[str, JSON]:
-    """Return an AURUXXX game in its normalised form."""
+    """Return an AURUXXX game in its normalised form; a round being played only once something happened in it."""
     rules = game.house_rules
-    return {
+    written: dict[str, JSON] = {
         "game": AURUXXX,
         "players": list(game.players),
         "house_rules": {
@@ -315,6 +417,10 @@ def _serialise_auruxxx(game: auruxxx.Game) -> dict[str, JSON]:
         },
         "rounds": [serialise_auruxxx_round(r, game.players) for r in game.rounds],
     }
+    so_far = game.open_round
+    if so_far is not None and not so_far.is_blank(auruxxx.figure_holder(game.rounds)):
+        written["open_round"] = _serialise_auruxxx_open_round(so_far, game.players)
+    return written
 
 
 def _auruxxx_result(game: auruxxx.Game) -> dict[str, JSON]:
@@ -402,11 +508,31 @@ def read_twelve_days_hand(value: JSON, place: str = "hand") -> tuple[twelve_days
     return parsed
 
 
+def _twelve_days_open_day(reader: _Reader, value: JSON, players: tuple[str, ...]) -> twelve_days.DayInProgress | None:
+    """Return the cards revealed so far on the day being played."""
+    raw = reader.object("open_day", value, required=("played",))
+    if raw is None or "played" not in raw:
+        return None
+
+    def read_card(card_place: str, card: JSON) -> twelve_days.Card | None:
+        return _read_card(reader, card_place, card)
+
+    played: dict[str, twelve_days.Card] | None = reader.mapping("open_day.played", raw["played"], players, read_card)
+    return None if played is None else twelve_days.DayInProgress(played=played)
+
+
 def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Game | None:
     """Return a 12 Days game from a record whose top level was checked."""
-    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "hands", "result"))
-    players = _players(reader, raw)
+    reader.object("", raw, required=("game", "players"), optional=("variant", "days", "open_day", "hands", "result"))
     variant_name = reader.choice("variant", raw.get("variant", twelve_days.STANDARD.name), tuple(twelve_days.VARIANTS))
+    if variant_name is None:
+        most = max(v.max_players for v in twelve_days.VARIANTS.values())
+        players = _players(reader, raw, most, lambda _: [])
+    else:
+        variant = twelve_days.find_variant(variant_name)
+        players = _players(
+            reader, raw, variant.max_players, lambda names: twelve_days.playerdeck_count_problems(names, variant)
+        )
     days_raw = raw.get("days", [])
     if not isinstance(days_raw, list):
         reader.fail("days", N_("must be a list of days (got {got})"), got=_kind(days_raw))
@@ -414,6 +540,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
     if players is None or variant_name is None:
         return None
     days = [_twelve_days_day(reader, at("days", i), d, players) for i, d in enumerate(days_raw)]
+    open_day = _twelve_days_open_day(reader, raw["open_day"], players) if "open_day" in raw else None
     hands = None
     if raw.get("hands") is not None:
         def read_hand(hand_place: str, hand: JSON) -> tuple[twelve_days.Card, ...] | None:
@@ -427,6 +554,7 @@ def _parse_twelve_days(reader: _Reader, raw: dict[str, JSON]) -> twelve_days.Gam
         variant=twelve_days.find_variant(variant_name),
         days=tuple(d for d in days if d is not None),
         hands=hands,
+        open_day=open_day,
     )
 
 
@@ -441,13 +569,16 @@ def serialise_twelve_days_day(day: twelve_days.Day, players: tuple[str, ...]) ->
 
 
 def _serialise_twelve_days(game: twelve_days.Game) -> dict[str, JSON]:
-    """Return a 12 Days game in its normalised form."""
+    """Return a 12 Days game in its normalised form; a day being played only once a card is revealed."""
     written: dict[str, JSON] = {
         "game": TWELVE_DAYS,
         "variant": game.variant.name,
         "players": list(game.players),
         "days": [serialise_twelve_days_day(d, game.players) for d in game.days],
     }
+    if game.open_day is not None and game.open_day.played:
+        played = game.open_day.played
+        written["open_day"] = {"played": {p: played[p] for p in game.players if p in played}}
     if game.hands is not None:
         written["hands"] = {p: list(game.hands[p]) for p in game.players if p in game.hands}
     return written
@@ -488,7 +619,10 @@ def parse(raw: JSON) -> Record:
     rules.problems.Illegal: game: must be one of "auruxxx", "12days" (got "chess")
     """
     reader = _Reader()
-    top = reader.object("", raw, required=("game", "players"), optional=("house_rules", "rounds", "variant", "days", "hands", "result"))
+    top = reader.object(
+        "", raw, required=("game", "players"),
+        optional=("house_rules", "rounds", "open_round", "variant", "days", "open_day", "hands", "result"),
+    )
     if top is None:
         raise Illegal(reader.problems)
     if "game" not in top:
@@ -507,12 +641,67 @@ def parse(raw: JSON) -> Record:
     return game
 
 
+class _Repeated(dict[str, JSON]):
+    """A decoded JSON object in which some key was given twice; the record refuses it."""
+
+    def __init__(self, pairs: list[tuple[str, JSON]], repeated: list[str]) -> None:
+        super().__init__(pairs)
+        self.repeated = repeated
+
+
+def _decoded_object(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    """Return a decoded JSON object, marked when a key is given twice (plain JSON keeps the last silently)."""
+    decoded = dict(pairs)
+    if len(decoded) == len(pairs):
+        return decoded
+    seen: set[str] = set()
+    repeated: dict[str, None] = {}
+    for key, _ in pairs:
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    return _Repeated(pairs, list(repeated))
+
+
+def _too_deep() -> Problem:
+    """Return the problem of a record nested deeper than any record can be."""
+    return problem("record", N_("is nested more than {limit} levels deep"), limit=MAX_DEPTH)
+
+
+def _structure_problems(raw: JSON) -> list[Problem]:
+    """Return every key given twice in one object, and whether anything nests too deep, walking without recursion."""
+    found: list[Problem] = []
+    stack: list[tuple[str, JSON, int]] = [("", raw, 1)]
+    while stack:
+        place, value, depth = stack.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            return [_too_deep()]
+        if isinstance(value, _Repeated):
+            found += [problem(at(place, key), N_("is given twice in one object")) for key in value.repeated]
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        stack += [(at(place, key), item, depth + 1) for key, item in reversed(items)]
+    return found
+
+
 def loads(text: str | bytes) -> Record:
-    """Return the game a JSON text describes, or raise Illegal (broken JSON included)."""
+    """Return the game a JSON text describes, or raise Illegal (broken JSON, a key given twice, deep nesting included).
+
+    >>> loads('{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: game: is given twice in one object
+    """
     try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError) as error:
+        raw = json.loads(text, object_pairs_hook=_decoded_object)
+    except RecursionError:
+        raise Illegal([_too_deep()]) from None
+    except ValueError as error:
         raise Illegal([problem("record", N_("is not valid JSON ({error})"), error=str(error))]) from None
+    structure = _structure_problems(raw)
+    if structure:
+        raise Illegal(structure)
     return parse(raw)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.problems import N_, Problem, at, problem
+from rules.problems import N_, Problem, at, problem, quoted
 
 Claus = Literal["santa", "mrs_claus"]
 SANTA: Claus = "santa"
@@ -116,13 +116,22 @@ Seen = Literal["day", "hands"]
 
 
 @dataclass(frozen=True, kw_only=True)
+class DayInProgress:
+    """The cards revealed so far on the day being played; a backup keeps them, and they score nothing."""
+
+    played: Mapping[str, Card] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
-    """Players in seating order, the variant, the days so far and, at the end, every hand."""
+    """Players in seating order, the variant, the days so far, the day being played and, at the end, every hand."""
 
     players: tuple[str, ...]
     variant: Variant = STANDARD
     days: tuple[Day, ...] = ()
     hands: Mapping[str, tuple[Card, ...]] | None = None
+    open_day: DayInProgress | None = None
+    """The cards revealed so far on the day after the finished ones, if the record carries them."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -357,7 +366,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
     if isinstance(day, TakenDay):
         if day.taken_by is not None and day.taken_by not in known:
             problems.append(
-                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=repr(day.taken_by))
+                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=quoted(day.taken_by))
             )
         return problems
     played_place = at(place, "played")
@@ -386,7 +395,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
                 )
             )
         elif day.gift_to not in known:
-            problems.append(problem(gift_place, N_("{name} is not a player of this game"), name=repr(day.gift_to)))
+            problems.append(problem(gift_place, N_("{name} is not a player of this game"), name=quoted(day.gift_to)))
         elif day.gift_to == decision.winner:
             problems.append(
                 problem(
@@ -466,6 +475,33 @@ def game_problems(game: Game) -> list[Problem]:
         )
     for index, day in enumerate(game.days):
         problems += day_problems(at("days", index), day, game.players, variant)
+    if game.open_day is not None:
+        problems += open_day_problems("open_day", game.open_day, game.players, variant, finished=len(game.days))
     if game.hands is not None:
         problems += hands_problems(game.hands, game.players, variant)
+    return problems
+
+
+def open_day_problems(
+    place: str, so_far: DayInProgress, players: Sequence[str], variant: Variant, *, finished: int
+) -> list[Problem]:
+    """Return everything that makes the day being played impossible: the limits of a finished day, so far.
+
+    ``finished`` counts the days before it; after the last day no day is being played. Once
+    every player has revealed a card the day has ended, unless a Claus won and the gift is
+    still to be given.
+    """
+    if finished >= variant.days:
+        return [problem(place, N_("all {total} days are finished"), total=variant.days)]
+    known = set(players)
+    problems: list[Problem] = []
+    played_place = at(place, "played")
+    for player, card in so_far.played.items():
+        if player not in known:
+            problems.append(problem(at(played_place, player), N_("not a player of this game")))
+        else:
+            problems += card_problems(at(played_place, player), card, variant)
+    problems += deck_count_problems(played_place, list(so_far.played.values()), variant, "day")
+    if not problems and len(so_far.played) == len(players) and not reveal(so_far.played).claus_win:
+        problems.append(problem(place, N_("every player has revealed a card, so this day has ended: it belongs in days")))
     return problems

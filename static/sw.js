@@ -1,6 +1,6 @@
 // Tischblock's service worker: keeps the rules FAQ (pages, search index, styles) for use without a network.
 // Score sheets always go to the network: a stale sheet would show wrong points.
-const CACHE = "tischblock-faq-v2";
+const CACHE = "tischblock-faq-v3";
 const PRECACHE = [
   "/faq",
   "/faq/auruxxx",

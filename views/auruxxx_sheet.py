@@ -15,13 +15,14 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import get_locale, gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, StaleError, history_of, table_of
+from models import Game, history_of, table_of
 from rules import auruxxx, points, record
-from rules.history import AuruxxxTable, OpenRound, fold, last_change
+from rules.history import AuruxxxTable, OpenRound, finished_part, fold, last_change
+from rules.problems import readable
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.scoreboard import Row, Scoreboard
-from views.table import game_or_404, is_integer, is_whole, new_key, record_tap, unchanged_since_form
+from views.table import form_seen, game_or_404, is_integer, is_whole, new_key, record_correction, record_tap
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -275,7 +276,7 @@ def _back_to_sheet(game: Game) -> Response:
 
 
 def cards_from_tokens(tokens: list[str]) -> auruxxx.Cards:
-    """Return the hand a list of keypad tokens describes."""
+    """Return the hand a list of keypad tokens describes; every token must be one of ``CARD_TOKENS``."""
     counts = Counter(token for token in tokens if not token.startswith("n"))
     return auruxxx.Cards(
         numbers=tuple(int(token[1:]) for token in tokens if token.startswith("n")),
@@ -287,10 +288,11 @@ def cards_from_tokens(tokens: list[str]) -> auruxxx.Cards:
     )
 
 
-def _tokens() -> list[str]:
-    """Return the cards entered so far, as the keypad form carries them."""
-    tokens = [token for token in request.form.get("cards", "").split() if token in CARD_TOKENS]
-    return tokens[:MAX_HAND_CARDS]
+def _tokens() -> tuple[list[str], list[str]]:
+    """Return the cards entered so far, as the keypad form carries them, and whatever in it is no keypad card."""
+    sent = request.form.get("cards", "").split()
+    known = [token for token in sent if token in CARD_TOKENS]
+    return known[:MAX_HAND_CARDS], [token for token in sent if token not in CARD_TOKENS]
 
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
@@ -314,10 +316,13 @@ def hand(token: str, seat: int) -> Response:
         elif isinstance(entered, auruxxx.CountedHand):
             typed = str(entered.points)
     else:
-        tokens = _tokens()
+        tokens, strangers = _tokens()
         typed = request.form.get("points", "").strip()
         action = request.form.get("action", "")
-        if action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
+        if strangers:
+            stranger = readable(strangers[0])
+            problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
+        elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
         elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
             del tokens[int(action[7:])]
@@ -375,11 +380,11 @@ def correct(token: str, number: int) -> Response:
     if not 0 <= index < len(table.game.rounds):
         abort(404)
     original = table.game.rounds[index]
-    history = history_of(game)
-    seen = history[-1].seq if history else 0
     players = list(game.player_names)
     if request.method == "GET":
-        return _correct_page(game, index, original, seen, [], 200)
+        history = history_of(game)
+        return _correct_page(game, index, original, history[-1].seq if history else 0, [], 200)
+    seen = form_seen()
     finisher = request.form.get("finisher", "")
     holder = request.form.get("happy_man", "")
     corrected: dict[str, Any] = {
@@ -404,27 +409,34 @@ def correct(token: str, number: int) -> Response:
             corrected["hands"][player] = record.serialise_auruxxx_hand(original.hand_of(player))
         else:
             corrected["hands"][player] = {"points": int(typed) if is_integer(typed) else typed}
-    try:
-        problems = record_tap(
-            game, "correct_round", {"round": index, "record": corrected},
-            precondition=unchanged_since_form("correct_round", "round", index),
-        )
-    except StaleError:
-        return _changed_meanwhile(game, index)
-    if problems:
-        return _correct_page(game, index, original, seen, problems, 422, submitted=shown)
-    return _back_to_sheet(game)
+    problems, status = record_correction(
+        game, "correct_round", {"round": index, "record": corrected}, index=index, seen=seen,
+        stale=gettext(
+            "Someone else changed this round meanwhile. What you entered is still in the form; "
+            "compare it with how the round stands now and save again."
+        ),
+    )
+    if not problems:
+        return _back_to_sheet(game)
+    if status == 409:
+        return _changed_meanwhile(game, index, problems, shown)
+    return _correct_page(game, index, original, seen, problems, status, submitted=shown)
 
 
-def _changed_meanwhile(game: Game, index: int) -> Response:
-    """Answer 409 with the correction form showing the round as it stands now."""
-    table = table_of(game)
-    assert isinstance(table, AuruxxxTable)
+def _changed_meanwhile(game: Game, index: int, problems: list[str], shown: dict[str, Any]) -> Response:
+    """Answer 409: the correction form keeps what was typed, next to the round as it stands now.
+
+    Its ``seen`` moves on to the newest change: saving again, having seen both, is a decision.
+    """
     history = history_of(game)
+    table = fold(game.setup, history)
+    assert isinstance(table, AuruxxxTable)
+    now = finished_part(table, index)
+    if not isinstance(now, auruxxx.Round):
+        return _back_to_sheet(game)
     return _correct_page(
-        game, index, table.game.rounds[index], history[-1].seq if history else 0,
-        [gettext("Someone else changed this round meanwhile. This is how it stands now; check it and save again.")],
-        409,
+        game, index, now, history[-1].seq if history else 0, problems, 409,
+        submitted=shown, stands_now=_round_values(now, list(game.player_names), table.game.house_rules),
     )
 
 
@@ -432,6 +444,21 @@ def _int_field(name: str) -> int | str:
     """Return a form field as a whole number when it is one (the rules refuse anything else)."""
     value = request.form.get(name, "").strip()
     return int(value) if is_integer(value) else value
+
+
+def _round_values(finished: auruxxx.Round, players: list[str], rules: auruxxx.HouseRules) -> dict[str, Any]:
+    """Return a finished round as the correction form's fields hold it."""
+    return {
+        "finisher": finished.finisher,
+        "golden12": finished.golden12,
+        "happy_man": finished.happy_man,
+        "passes": {p: finished.passes_of(p) for p in players},
+        "hands": {
+            p: {"points": auruxxx.hand_points(finished.hand_of(p), rules)}
+            for p in players
+            if p != finished.finisher
+        },
+    }
 
 
 def _correct_page(
@@ -442,22 +469,13 @@ def _correct_page(
     problems: list[str],
     status: int,
     submitted: dict[str, Any] | None = None,
+    stands_now: dict[str, Any] | None = None,
 ) -> Response:
-    """Render the correction form, filled in with the round as it stands (or as submitted)."""
+    """Render the correction form, filled in with the round as it stands (or as submitted, beside ``stands_now``)."""
     table = table_of(game)
     assert isinstance(table, AuruxxxTable)
     players = list(game.player_names)
-    values = submitted or {
-        "finisher": original.finisher,
-        "golden12": original.golden12,
-        "happy_man": original.happy_man,
-        "passes": {p: original.passes_of(p) for p in players},
-        "hands": {
-            p: {"points": auruxxx.hand_points(original.hand_of(p), table.game.house_rules)}
-            for p in players
-            if p != original.finisher
-        },
-    }
+    values = submitted or _round_values(original, players, table.game.house_rules)
     holder_before = None
     for earlier in table.game.rounds[:index]:
         holder_before = earlier.happy_man or holder_before
@@ -469,6 +487,7 @@ def _correct_page(
         number=index + 1,
         players=players,
         values=values,
+        stands_now=stands_now,
         seen=seen,
         problems=problems,
         new_key=new_key,

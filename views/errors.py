@@ -97,6 +97,9 @@ def http_error(error: HTTPException) -> Response | HTTPException:
             response.headers[name] = value
     if code == 429 and (seconds := _retry_after()) is not None:
         response.headers["Retry-After"] = str(seconds)
+    if code == 413:
+        # The body was refused unread: on a kept-alive connection its bytes would be taken for the next request.
+        response.headers["Connection"] = "close"
     return response
 
 

@@ -12,7 +12,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
 from faq.content import CONTENT, GAMES, LANGUAGES, TOPICS, Entry, load
-from faq.search import ENDINGS, PHRASES, STOPWORDS, SYNONYMS, WEIGHTS, Index
+from faq.search import Index
 from werkzeug.wrappers import Response as BaseResponse
 
 from views.render import page_or_fragment
@@ -152,19 +152,8 @@ def search() -> BaseResponse:
 
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
-    """Return every entry and the search vocabulary, for searching in the browser without a network."""
-    return jsonify(
-        entries=[
-            {"id": e.id, "game": e.game, "lang": e.lang, "topic": e.topic, "question": e.question, "answer": e.answer,
-             "details": e.details, "page": e.page, "keywords": list(e.keywords)}
-            for e in index().entries
-        ],
-        phrases=[[pattern, replacement] for pattern, replacement in PHRASES],
-        synonyms=[sorted(group) for group in SYNONYMS],
-        stopwords=sorted(STOPWORDS),
-        endings=list(ENDINGS),
-        weights=dict(zip(("question", "keywords", "answer", "details"), WEIGHTS)),
-    )
+    """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network."""
+    return jsonify(index().offline())
 
 
 @bp.get("/sw.js")

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext, lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from sqlalchemy.exc import IntegrityError
 
-from models import CardTable, Game, Player, db, history_of, table_of
-from models.event import append_event
+from models import CardTable, Game, Player, StaleError, db, table_of
+from models.event import add_first_events, append_event
 from rules import auruxxx, record, twelve_days
-from rules.history import last_change
+from rules.history import Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
 from views import auruxxx_sheet, twelve_days_sheet
 from extensions import csrf
@@ -23,7 +24,7 @@ from views.limits import creating, importing
 from views.render import go_to
 from views.scoreboard import csv_export as csv_export_text
 from views.table import (
-    game_for_reading, game_or_404, is_whole, new_key, recent_names, record_tap, remember_names, say, shown_on_tv,
+    game_for_reading, game_or_404, is_whole, recent_names, record_tap, remember_names, say, shown_on_tv,
 )
 
 bp = Blueprint("games", __name__)
@@ -114,7 +115,7 @@ class NewGameForm:
     def submitted(cls, kind: str) -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
-        names = [name.strip() for name in request.form.getlist("player")][: SEATS[kind]]
+        names = [record.trimmed_name(name) for name in request.form.getlist("player")][: SEATS[kind]]
         form.names = names + [""] * (SEATS[kind] - len(names))
         dealer = request.form.get("dealer", "0")
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < SEATS[kind] else 0
@@ -131,8 +132,10 @@ class NewGameForm:
         """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat."""
         verb, _, argument = action.partition(":")
         if verb == "add":
-            if argument and argument not in self.names and "" in self.names:
-                self.names[self.names.index("")] = argument[: record.MAX_NAME_LENGTH]
+            name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
+            seated = {record.same_name_key(seated) for seated in self.names if seated}
+            if name and record.same_name_key(name) not in seated and "" in self.names:
+                self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
             return
@@ -164,10 +167,14 @@ class NewGameForm:
         return filled.index(self.dealer) if self.dealer in filled else 0
 
 
-def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None) -> Game:
-    """Store a new game for a checked setup, at a new table or, as a rematch, at the previous game's table.
+def create_game(
+    setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
+) -> Game:
+    """Store a new game for a checked setup, with its first changes, in one transaction.
 
-    Raises ``IntegrityError`` if ``previous`` already has a rematch (the database allows one).
+    A rematch sits at the previous game's table, any other game at a new one. Raises ``Illegal``
+    (and stores nothing) when the rules refuse the changes, ``IntegrityError`` if ``previous``
+    already has a rematch (the database allows one).
     """
     game = Game(
         kind=setup["game"],
@@ -179,7 +186,12 @@ def create_game(setup: dict[str, Any], *, first_dealer: int = 0, previous: Game 
     )
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
-    db.session.commit()
+    try:
+        add_first_events(game, changes)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return game
 
 
@@ -259,15 +271,30 @@ def csv_export(token: str) -> BaseResponse:
 
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> BaseResponse:
-    """Take back the change the button named (or the last one), as a new event."""
+    """Take back the change the button named, as a new event, while it is still the last one.
+
+    The button names the change the phone saw last; if another phone added a change
+    meanwhile, undoing the named one would skip it (409), and undoing "whatever is last
+    now" would take back a change nobody at this phone saw.
+    """
     game = game_or_404(token)
     target = request.form.get("event", "")
     if not is_whole(target):
-        change = last_change(history_of(game))
-        if change is None:
-            return _sheet_after_tap(game, [str(_l("There is nothing to undo."))])
-        target = str(change.seq)
-    return _sheet_after_tap(game, record_tap(game, "undo", {"event": int(target)}))
+        return _sheet_after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
+
+    def still_last(events: Sequence[TableEvent]) -> None:
+        if superseded(events, int(target)):
+            raise StaleError(f"change {target} is no longer the last one")
+
+    try:
+        problems = record_tap(game, "undo", {"event": int(target)}, precondition=still_last)
+    except StaleError:
+        stale = gettext(
+            "Someone else changed the game meanwhile, so that was no longer the last change. "
+            "Nothing was undone; this is the sheet now."
+        )
+        return _sheet(game, [stale], 409)
+    return _sheet_after_tap(game, problems)
 
 
 def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
@@ -275,6 +302,13 @@ def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
     if game.kind == record.AURUXXX:
         return auruxxx_sheet.after_tap(game, problems)
     return twelve_days_sheet.after_tap(game, problems)
+
+
+def _sheet(game: Game, problems: list[str], status: int) -> BaseResponse:
+    """Show the sheet (page or fragment) with a refusal and its status."""
+    if game.kind == record.AURUXXX:
+        return auruxxx_sheet.render(game, problems=problems, status=status)
+    return twelve_days_sheet.render(game, problems=problems, status=status)
 
 
 @bp.post("/g/<token>/rematch")
@@ -350,14 +384,16 @@ def _import_json() -> BaseResponse:
 
 
 def _import(data: bytes) -> Game:
-    """Create a game from record text, or raise Illegal with every problem (and create nothing)."""
+    """Create a game from record text, round or day in progress included, or raise Illegal with every problem.
+
+    The game, its players and its first changes are stored in one transaction: all or nothing.
+    """
     if len(data) > MAX_IMPORT_BYTES:
         raise Illegal([Problem("record", N_("is larger than {size} KiB"), {"size": MAX_IMPORT_BYTES // 1024})])
     imported = record.loads(data)
     written = record.serialise(imported)
     setup: dict[str, Any] = {key: written[key] for key in ("game", "players", "house_rules", "variant") if key in written}
-    game = create_game(setup)
-    append_event(game, "import", {"record": written}, idempotency_key=new_key())
+    game = create_game(setup, changes=import_changes(imported))
     current_app.logger.info("imported a %s game", game.kind)
     return game
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app, request
+
+from gunicorn_logging import GAME_ADDRESS
 
 bp = Blueprint("security", __name__)
 
@@ -23,12 +25,24 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 """Only the app's own files run or style a page; there is no inline script or style anywhere."""
 
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
+"""Once a browser saw the app over HTTPS, it uses nothing else for a year."""
+
+
+def carries_token(response: Response) -> bool:
+    """Return whether a response shows a game's token: it answers a game's address, or sends the browser to one."""
+    if request.view_args and "token" in request.view_args:
+        return True
+    return any(GAME_ADDRESS.search(response.headers.get(name, "")) for name in ("Location", "HX-Redirect"))
+
 
 @bp.after_app_request
 def secure_headers(response: Response) -> Response:
     """Add the security headers to every response.
 
-    A game's address carries its secret token, so no page may send it on as a referrer.
+    A game's address carries its secret token, so no page may send it on as a referrer, and
+    no cache (a shared proxy, the browser's disk) may keep a page, fragment or redirect that
+    shows one. Served over HTTPS (``SESSION_COOKIE_SECURE``), the browser is told to stay there.
     """
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -37,4 +51,8 @@ def secure_headers(response: Response) -> Response:
     headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if carries_token(response):
+        headers["Cache-Control"] = "no-store"
+    if current_app.config.get("SESSION_COOKIE_SECURE"):
+        headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
     return response

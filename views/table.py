@@ -12,8 +12,8 @@ from flask import Blueprint, Response, abort, g, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
-from models import CardTable, Game, StaleError, append_event, db
-from rules.history import TableEvent
+from models import CardTable, Game, KeyReusedError, StaleError, append_event, db
+from rules.history import TableEvent, changed_since
 from rules.problems import Illegal, Problem
 
 bp = Blueprint("table", __name__)
@@ -148,27 +148,41 @@ def say(problem: Problem) -> str:
     return str(gettext(problem.template)).format(**problem.params)
 
 
-def unchanged_since_form(correction: str, position: str, index: int) -> Callable[[Sequence[TableEvent]], None]:
-    """Return a precondition refusing a correction if its round or day changed after the form was shown.
+def form_seen() -> int:
+    """Return ``seen`` of a correction form: the number of the newest change it was filled in from.
 
-    The form carries ``seen``, the number of the newest change it was filled in from. A later
-    correction of the same round (or day), or any undo, means the form shows an old state:
-    saving it would silently overwrite someone else's fix.
+    Without it nobody can tell whether someone else changed the round or day meanwhile, so
+    such a form is refused (400) before anything is stored.
     """
     posted = request.form.get("seen", "")
+    if not is_whole(posted):
+        abort(400, description=gettext(
+            "This correction does not say which state of the game it was made from. Open the correction again and save it."
+        ))
+    return int(posted)
+
+
+def record_correction(
+    game: Game, kind: str, payload: Mapping[str, Any], *, index: int, seen: int, stale: str
+) -> tuple[list[str], int]:
+    """Store a correction of finished round or day ``index``, made on a form filled in at change ``seen``.
+
+    Returns no problems and 200 once it is stored; the rules' refusals and 422; or the
+    message ``stale`` and 409 when that round or day changed after the form was filled in:
+    saving it would silently overwrite someone else's fix. The rules decide what "changed"
+    means (``changed_since``), inside the guarded step that appends.
+    """
+    setup = game.setup
 
     def unchanged(events: Sequence[TableEvent]) -> None:
-        if not is_whole(posted):
-            return
-        seen = int(posted)
-        if any(
-            event.seq > seen
-            and (event.kind == "undo" or (event.kind == correction and event.payload.get(position) == index))
-            for event in events
-        ):
-            raise StaleError(f"{position} {index + 1} changed after change {seen}")
+        if changed_since(setup, events, index, seen):
+            raise StaleError(f"{kind} {index + 1} changed after change {seen}")
 
-    return unchanged
+    try:
+        problems = record_tap(game, kind, payload, precondition=unchanged)
+    except StaleError:
+        return [stale], 409
+    return problems, 422 if problems else 200
 
 
 def subject(place: str, players: Sequence[str]) -> str | None:
@@ -187,10 +201,13 @@ def record_tap(
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
-    field each. ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
+    field each. A form whose key already recorded a different change is refused too.
+    ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
     """
     try:
         append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
+    except KeyReusedError:
+        return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
         players = game.player_names
         refusals = []

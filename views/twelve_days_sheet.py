@@ -15,14 +15,14 @@ from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
-from models import Game, StaleError, history_of, table_of
+from models import Game, history_of, table_of
 from rules import points, record, twelve_days
-from rules.history import TwelveDaysTable, fold, last_change
+from rules.history import TwelveDaysTable, finished_part, fold, last_change
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.scoreboard import Row, Scoreboard
-from views.table import game_or_404, is_whole, new_key, record_tap, unchanged_since_form
+from views.table import form_seen, game_or_404, is_whole, new_key, record_correction, record_tap
 
 bp = Blueprint("twelve_days", __name__)
 
@@ -318,54 +318,78 @@ def correct_day(token: str, number: int) -> Response:
     if not 0 <= index < len(table.game.days):
         abort(404)
     players = list(game.player_names)
-    day = table.game.days[index]
-    problems: list[str] = []
-    status = 200
-    if request.method == "POST":
-        if request.form.get("mode") == "taken":
-            taker = request.form.get("taken_by", "")
-            corrected: dict[str, Any] = {"taken_by": taker or None}
-        else:
-            corrected = {"played": {p: parse_card(request.form.get(f"card-{seat}", "")) for seat, p in enumerate(players)}}
-            gift = request.form.get("gift_to", "")
-            if gift:
-                corrected["gift_to"] = gift
-        try:
-            problems = record_tap(
-                game, "correct_day", {"day": index, "record": corrected},
-                precondition=unchanged_since_form("correct_day", "day", index),
-            )
-            status = 422
-        except StaleError:
-            table = table_of(game)
-            assert isinstance(table, TwelveDaysTable)
-            day = table.game.days[index]
-            problems = [gettext("Someone else changed this day meanwhile. This is how it stands now; check it and save again.")]
-            status = 409
-        if not problems:
-            return go_to(url_for("games.sheet", token=game.token))
-        if status == 422:
-            return _correct_day_page(game, number, corrected, problems, status)
-    return _correct_day_page(game, number, record.serialise_twelve_days_day(day, tuple(players)), problems, status)
-
-
-def _correct_day_page(game: Game, number: int, written: dict[str, Any], problems: list[str], status: int) -> Response:
-    """Render the day-correction form filled in with ``written`` (the stored day, or what was just refused)."""
-    players = list(game.player_names)
+    if request.method == "GET":
+        return _correct_day_page(game, number, record.serialise_twelve_days_day(table.game.days[index], tuple(players)), [], 200)
+    seen = form_seen()
+    if request.form.get("mode") == "taken":
+        taker = request.form.get("taken_by", "")
+        corrected: dict[str, Any] = {"taken_by": taker or None}
+    else:
+        corrected = {"played": {p: parse_card(request.form.get(f"card-{seat}", "")) for seat, p in enumerate(players)}}
+        gift = request.form.get("gift_to", "")
+        if gift:
+            corrected["gift_to"] = gift
+    problems, status = record_correction(
+        game, "correct_day", {"day": index, "record": corrected}, index=index, seen=seen,
+        stale=gettext(
+            "Someone else changed this day meanwhile. What you entered is still in the form; "
+            "compare it with how the day stands now and save again."
+        ),
+    )
+    if not problems:
+        return go_to(url_for("games.sheet", token=game.token))
+    if status != 409:
+        return _correct_day_page(game, number, corrected, problems, status, seen=seen)
     history = history_of(game)
+    now = finished_part(fold(game.setup, history), index)
+    if not isinstance(now, (twelve_days.PlayedDay, twelve_days.TakenDay)):
+        return go_to(url_for("games.sheet", token=game.token))
+    stands_now = _day_values(record.serialise_twelve_days_day(now, tuple(players)))
+    return _correct_day_page(game, number, corrected, problems, status, seen=history[-1].seq, stands_now=stands_now)
+
+
+def _day_values(written: dict[str, Any]) -> dict[str, Any]:
+    """Return a day record as the correction form's fields hold it (card tokens, empty for "nobody")."""
+    return {
+        "played": {p: card_token(c) for p, c in written.get("played", {}).items()},
+        "gift_to": written.get("gift_to") or "",
+        "taken_by": written.get("taken_by") or "",
+        "quick": "taken_by" in written,
+    }
+
+
+def _correct_day_page(
+    game: Game,
+    number: int,
+    written: dict[str, Any],
+    problems: list[str],
+    status: int,
+    *,
+    seen: int | None = None,
+    stands_now: dict[str, Any] | None = None,
+) -> Response:
+    """Render the day-correction form filled in with ``written`` (the stored day, or what was just refused).
+
+    ``seen`` defaults to the newest change; ``stands_now`` is the day as it stands, shown beside what was typed.
+    """
+    players = list(game.player_names)
+    if seen is None:
+        history = history_of(game)
+        seen = history[-1].seq if history else 0
+    cards = [{"token": card_token(c), "label": card_label(c)} for c in _variant(game).cards]
+    labels = {card["token"]: card["label"] for card in cards}
     return page_or_fragment(
         "twelve_days/correct.html",
         "correct",
         status=status,
-        seen=history[-1].seq if history else 0,
+        seen=seen,
         game=game,
         number=number,
         players=players,
-        played={p: card_token(c) for p, c in written.get("played", {}).items()},
-        gift_to=written.get("gift_to") or "",
-        taken_by=written.get("taken_by") or "",
-        quick="taken_by" in written,
-        cards=[{"token": card_token(c), "label": card_label(c)} for c in _variant(game).cards],
+        cards=cards,
+        labels=labels,
+        stands_now=stands_now,
         problems=problems,
         new_key=new_key,
+        **_day_values(written),
     )

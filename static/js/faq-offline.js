@@ -1,107 +1,228 @@
 // Searches the rules FAQ in the browser when the server cannot be reached.
-// It folds, expands and ranks like the server's search (faq/search.py), over the cached index.
-(() => {
-  const form = document.querySelector("form.faq-search");
+// The server ships its own index (/faq/offline-index.json, built by faq/search.py): every entry's
+// tokens, each section's lexicon and the folding rules. This file only resolves a query onto that
+// lexicon and ranks like the server (SQLite FTS5's bm25), step for step, so both find the same answers.
+// Without a document (in node, for the tests) it exports createSearch instead of wiring up the page.
+(function (root) {
+  "use strict";
+
+  const PREFIX = "*";
+
+  // Tell whether an index token is what a term looks for: exactly, or by its beginning (a word still typed).
+  function matches(token, term) {
+    return term.endsWith(PREFIX) ? token.startsWith(term.slice(0, -1)) : token === term;
+  }
+
+  // The word itself and every way of dropping one of its letters.
+  function variants(word) {
+    const out = [word];
+    for (let at = 0; at < word.length; at += 1) out.push(word.slice(0, at) + word.slice(at + 1));
+    return out;
+  }
+
+  function createSearch(index, game, lang) {
+    const section = index.sections.find((found) => found.game === game && found.lang === lang);
+    const limits = index.limits;
+    const phrases = index.phrases.map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement]);
+    const lexicon = new Map(Object.entries(section.lexicon));
+    const stopwords = new Set(section.stopwords);
+    const rows = index.entries.map((entry) => ({
+      entry,
+      columns: entry.tokens.map((column) => (column ? column.split(" ") : [])),
+    }));
+    const own = rows.filter((row) => row.entry.game === game && row.entry.lang === lang);
+    const tokens = [...new Set(own.flatMap((row) => row.columns.flat()))];
+    const averageLengths = index.weights.map(
+      (_, column) => rows.reduce((sum, row) => sum + row.columns[column].length, 0) / rows.length,
+    );
+
+    // Two words are one typo apart when dropping one letter from each (or none) makes them equal:
+    // the server's Indel distance of at most 2 between words whose lengths differ by at most one.
+    const byVariant = new Map();
+    lexicon.forEach((_, key) => {
+      new Set(variants(key)).forEach((variant) => {
+        if (!byVariant.has(variant)) byVariant.set(variant, new Set());
+        byVariant.get(variant).add(key);
+      });
+    });
+
+    function fold(text) {
+      let folded = text.toLowerCase().replace(/ß/g, "ss").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+      section.spellings.forEach(([spelling, letter]) => {
+        folded = folded.split(spelling).join(letter);
+      });
+      phrases.forEach(([pattern, replacement]) => {
+        folded = folded.replace(pattern, replacement);
+      });
+      return folded;
+    }
+
+    function words(text) {
+      return fold(text).match(/[a-z0-9]+/g) || [];
+    }
+
+    function meaningful(word) {
+      return !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
+    }
+
+    function hasPrefix(word) {
+      return tokens.some((token) => token.startsWith(word));
+    }
+
+    function known(word) {
+      return lexicon.has(word) || hasPrefix(word);
+    }
+
+    function typoOf(word) {
+      if (word.length < limits.minTypoLength) return [];
+      const found = new Set();
+      variants(word).forEach((variant) => (byVariant.get(variant) || []).forEach((key) => found.add(key)));
+      return [...found];
+    }
+
+    // The terms of a compound's parts: a known word, or the start of one, and a known word, as Section.compound.
+    function compound(word) {
+      for (let cut = limits.minPart; cut < word.length - limits.minPart + 1; cut += 1) {
+        const head = word.slice(0, cut);
+        const tail = word.slice(cut);
+        if (lexicon.has(tail) && lexicon.has(head)) return [lexicon.get(head), lexicon.get(tail)];
+        if (lexicon.has(tail) && head.length >= limits.minStemLength && hasPrefix(head)) return [head + PREFIX, lexicon.get(tail)];
+      }
+      return [];
+    }
+
+    // The terms that stand for one query word, as Section.resolve decides them.
+    function resolve(word) {
+      if (lexicon.has(word)) return [lexicon.get(word)];
+      if (hasPrefix(word)) {
+        const completions = typoOf(word).filter((other) => other.startsWith(word)).map((other) => lexicon.get(other));
+        return [...new Set([word + PREFIX, ...completions])].sort();
+      }
+      const terms = new Set([word]);
+      for (let cut = word.length - 1; cut >= Math.max(limits.minStemLength, word.length - limits.maxEnding); cut -= 1) {
+        if (lexicon.has(word.slice(0, cut))) {
+          terms.add(lexicon.get(word.slice(0, cut)));
+          break;
+        }
+      }
+      compound(word).forEach((part) => terms.add(part));
+      typoOf(word).forEach((other) => terms.add(lexicon.get(other)));
+      return [...terms].sort();
+    }
+
+    // The query's words with two neighbours joined where together they make a known word, as Section.joined.
+    function joined(asked) {
+      const out = [];
+      let at = 0;
+      while (at < asked.length) {
+        if (at + 1 < asked.length) {
+          const pair = asked[at] + asked[at + 1];
+          const unknown = !known(asked[at]) || !known(asked[at + 1]);
+          const worth = meaningful(asked[at]) || meaningful(asked[at + 1]);
+          if (worth && (lexicon.has(pair) || (unknown && typoOf(pair).length))) {
+            out.push(pair);
+            at += 2;
+            continue;
+          }
+        }
+        out.push(asked[at]);
+        at += 1;
+      }
+      return out;
+    }
+
+    function groups(query) {
+      const found = [];
+      const seen = new Set();
+      joined(words(query)).forEach((word) => {
+        if (!meaningful(word)) return;
+        const group = resolve(word);
+        const key = group.join(" ");
+        if (!seen.has(key)) {
+          seen.add(key);
+          found.push(group);
+        }
+      });
+      return found;
+    }
+
+    // SQLite FTS5's bm25 of one column (k1 1.2, b 0.75, IDF at least 1e-6) for each row of this section
+    // that has a term in it, computed over the rows of all sections, as the server's table per column does.
+    function bm25(terms, column) {
+      const idf = terms.map((term) => {
+        const hits = rows.filter((row) => row.columns[column].some((token) => matches(token, term))).length;
+        const value = Math.log((rows.length - hits + 0.5) / (hits + 0.5));
+        return value <= 0.0 ? 1e-6 : value;
+      });
+      const scores = new Map();
+      own.forEach((row, position) => {
+        const tokensHere = row.columns[column];
+        const freq = terms.map((term) => tokensHere.filter((token) => matches(token, term)).length);
+        if (!freq.some((count) => count > 0)) return;
+        let score = 0.0;
+        terms.forEach((_, i) => {
+          score += idf[i] * ((freq[i] * (1.2 + 1.0)) / (freq[i] + 1.2 * (1 - 0.75 + (0.75 * tokensHere.length) / averageLengths[column])));
+        });
+        scores.set(position, score);
+      });
+      return scores;
+    }
+
+    // The entries that answer a query, best first, as Index.search ranks them: each column's bm25,
+    // weighted, raised by the share of query words the question and keywords hold.
+    function search(query, limit = 10) {
+      const asked = groups(query);
+      const terms = [...new Set(asked.flat())].sort();
+      if (!terms.length) return [];
+      const totals = new Map();
+      index.weights.forEach((weight, column) => {
+        bm25(terms, column).forEach((score, position) => {
+          totals.set(position, (totals.get(position) || 0.0) + weight * score);
+        });
+      });
+      const ranked = [...totals].map(([position, score]) => {
+        const ownTokens = own[position].columns[0].concat(own[position].columns[1]);
+        const covered = asked.filter((group) => group.some((term) => ownTokens.some((token) => matches(token, term)))).length;
+        return { entry: own[position].entry, score: score * (1 + covered / asked.length), position };
+      });
+      ranked.sort((a, b) => b.score - a.score || a.position - b.position);
+      return ranked.slice(0, limit);
+    }
+
+    return { groups, search };
+  }
+
+  if (typeof module === "object" && module.exports) {
+    module.exports = { createSearch };
+    return;
+  }
+
+  const form = root.document.querySelector("form.faq-search");
   if (!form) return;
   const input = form.querySelector("input[name=q]");
-  const game = form.dataset.game;
-  const lang = form.dataset.lang;
-  let data = null;
+  let searcher = null;
 
   async function load() {
-    if (data) return data;
-    const response = await fetch("/faq/offline-index.json");
-    const raw = await response.json();
-    data = {
-      entries: raw.entries.filter((entry) => entry.game === game && entry.lang === lang),
-      phrases: raw.phrases.map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement]),
-      synonyms: raw.synonyms,
-      stopwords: new Set(raw.stopwords),
-      endings: raw.endings,
-      weights: raw.weights,
-    };
-    data.entries.forEach((entry) => {
-      entry.words = {
-        question: words(entry.question),
-        keywords: words(entry.keywords.join(" ")),
-        answer: words(entry.answer),
-        details: words(entry.details),
-      };
-    });
-    return data;
-  }
-
-  function fold(text) {
-    let folded = text.toLowerCase().replace(/ß/g, "ss").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-    folded = folded.replace(/([aou])e/g, "$1");
-    (data ? data.phrases : []).forEach(([pattern, replacement]) => {
-      folded = folded.replace(pattern, replacement);
-    });
-    return folded;
-  }
-
-  function words(text) {
-    return fold(text).match(/[a-z0-9]+/g) || [];
-  }
-
-  function stem(word) {
-    if (word.length <= 4 || /\d$/.test(word)) return word;
-    for (const ending of data.endings) {
-      if (word.endsWith(ending) && word.length - ending.length >= 4) return word.slice(0, -ending.length);
+    if (!searcher) {
+      const response = await fetch("/faq/offline-index.json");
+      searcher = createSearch(await response.json(), form.dataset.game, form.dataset.lang);
     }
-    return word;
-  }
-
-  // One group of prefixes per meaningful query word (its stem and its synonyms), like Index.groups.
-  function groups(query) {
-    const found = [];
-    words(query).forEach((word) => {
-      if (data.stopwords.has(word) || (word.length < 2 && !/\d/.test(word))) return;
-      const candidates = new Set([word]);
-      data.synonyms.forEach((group) => {
-        if (group.includes(word) || group.some((w) => stem(w) === stem(word))) group.forEach((w) => candidates.add(w));
-      });
-      found.push([...new Set([...candidates].map(stem))]);
-    });
-    return found;
-  }
-
-  function rank(query) {
-    const asked = groups(query);
-    const wanted = [...new Set(asked.flat())];
-    if (!wanted.length) return [];
-    return data.entries
-      .map((entry) => {
-        let score = 0;
-        wanted.forEach((term) => {
-          Object.entries(data.weights).forEach(([column, weight]) => {
-            const count = entry.words[column].filter((w) => w.startsWith(term)).length;
-            score += weight * Math.min(count, 2);
-          });
-        });
-        // Synonyms of one word count once, so an entry listing many of them is not favoured.
-        const own = entry.words.question.concat(entry.words.keywords);
-        const covered = asked.filter((group) => group.some((term) => own.some((w) => w.startsWith(term)))).length;
-        return { entry, score: score * (1 + covered / asked.length) };
-      })
-      .filter((hit) => hit.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 10);
+    return searcher;
   }
 
   function show(hits) {
-    const results = document.getElementById("results");
-    const list = document.createElement("ol");
+    const results = root.document.getElementById("results");
+    const list = root.document.createElement("ol");
     list.className = "hits";
     hits.forEach(({ entry }) => {
-      const item = document.createElement("li");
+      const item = root.document.createElement("li");
       item.className = "hit";
-      const link = document.createElement("a");
+      const link = root.document.createElement("a");
       link.href = `/faq/${entry.game}/${entry.id}`;
-      const question = document.createElement("span");
+      const question = root.document.createElement("span");
       question.className = "hit-question";
       question.textContent = entry.question;
-      const answer = document.createElement("span");
+      const answer = root.document.createElement("span");
       answer.className = "hit-answer";
       answer.textContent = entry.answer;
       link.append(question, answer);
@@ -113,11 +234,10 @@
   }
 
   async function searchHere() {
-    await load();
-    show(rank(input.value));
+    show((await load()).search(input.value));
   }
 
-  document.body.addEventListener("htmx:error", (event) => {
+  root.document.body.addEventListener("htmx:error", (event) => {
     const source = event.detail && event.detail.ctx && event.detail.ctx.sourceElement;
     if (source === input) searchHere();
   });
@@ -127,4 +247,4 @@
       searchHere();
     }
   });
-})();
+})(typeof window === "undefined" ? globalThis : window);

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -28,14 +31,19 @@ def test_results_update_while_typing_without_reload(phone: Page, live_server: st
     assert phone.url == f"{live_server}/faq/auruxxx"
 
 
-def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: str, screenshot_dir: Path) -> None:
-    phone.goto(f"{live_server}/faq/auruxxx")
+def keep_offline(phone: Page, address: str) -> None:
+    """Open a FAQ page and wait until the service worker controls it and holds the search index."""
+    phone.goto(address)
     phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.ready.then(() => true)")
     if not phone.evaluate("!!navigator.serviceWorker.controller"):
         phone.reload()
     phone.wait_for_function("!!navigator.serviceWorker.controller", timeout=10_000)
     # Precaching finishes before the worker activates; make sure the index is really in the cache.
     phone.wait_for_function("caches.match('/faq/offline-index.json').then((r) => !!r)", timeout=10_000)
+
+
+def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: str, screenshot_dir: Path) -> None:
+    keep_offline(phone, f"{live_server}/faq/auruxxx")
 
     # Answer pages are not precached (see sw.js): only one opened while online is kept.
     phone.goto(f"{live_server}/faq/auruxxx/happy-man-halving")
@@ -59,4 +67,29 @@ def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: 
     expect(phone.locator("article.faq-entry h1")).to_contain_text("Happy-Man")
     assert phone.url.endswith("/faq/auruxxx/happy-man-halving")
     phone.screenshot(path=str(screenshot_dir / "faq-3-offline-entry.png"))
+    phone.context.set_offline(False)
+
+
+def server_top(live_server: str, query: str, game: str, lang: str) -> list[str]:
+    """Return the ids of the server's best three answers to a query."""
+    address = f"{live_server}/faq/search?" + urllib.parse.urlencode({"q": query, "game": game, "lang": lang})
+    with urllib.request.urlopen(urllib.request.Request(address, headers={"Accept": "application/json"}), timeout=10) as got:
+        return [hit["id"] for hit in json.load(got)][:3]
+
+
+@pytest.mark.parametrize("query", ["hapy man halbiert", "wie oft darf man pasen", "Karten Tausch", "santa und mrs claus zusammen"])
+def test_offline_search_in_chromium_ranks_like_the_server(phone: Page, live_server: str, query: str) -> None:
+    """The page's own offline search, in the browser, puts the server's best three answers in the same order."""
+    keep_offline(phone, f"{live_server}/faq/12days" if "santa" in query else f"{live_server}/faq/auruxxx")
+    form = phone.locator("form.faq-search")
+    game, lang = form.get_attribute("data-game") or "", form.get_attribute("data-lang") or ""
+    expected = server_top(live_server, query, game, lang)
+    assert len(expected) == 3
+    phone.context.set_offline(True)
+    phone.locator("#faq-q").fill(query)
+    phone.locator("#faq-q").press("Enter")
+    results = phone.locator("#results")
+    expect(results).to_have_attribute("data-offline", "true")
+    for place, entry_id in enumerate(expected):
+        expect(results.locator(".hit a").nth(place)).to_have_attribute("href", f"/faq/{game}/{entry_id}")
     phone.context.set_offline(False)

@@ -99,3 +99,34 @@ def test_a_missing_file_is_named(runner: FlaskCliRunner, tmp_path: Path) -> None
     outcome = runner.invoke(args=["score", str(tmp_path / "nope.json")])
     assert outcome.exit_code == 2
     assert "nope.json" in outcome.output and "Traceback" not in outcome.output
+
+
+def test_deep_nesting_exits_2_with_a_message_not_a_traceback(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """A list nested 985 deep as a value (it once crashed with exit 1) is one line and status 2."""
+    path = tmp_path / "deep.json"
+    path.write_text('{"game": "auruxxx", "players": ["A", "B"], "house_rules": {"halving": ' + "[" * 985 + "]" * 985 + "}}")
+    outcome = runner.invoke(args=["score", str(path)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == ["record: is nested more than 16 levels deep"]
+    assert outcome.stdout == "" and "Traceback" not in outcome.output
+
+
+def test_a_key_given_twice_exits_2_naming_it(runner: FlaskCliRunner) -> None:
+    """`{"B": 3, "B": 1}` is refused, not scored as 1."""
+    text = json.dumps(AURUXXX_EXAMPLE).replace('"passes": {"Anna": 2,', '"passes": {"Anna": 3, "Anna": 2,')
+    outcome = runner.invoke(args=["score", "-"], input=text)
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == ["rounds[0].passes.Anna: is given twice in one object"]
+
+
+def test_score_keeps_and_checks_the_round_being_played(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    """An ``open_round`` is printed back normalised and scores nothing; a 4th cross in it is refused."""
+    running = {**AURUXXX_EXAMPLE, "open_round": {"happy_man": "Anna", "passes": {"Cleo": 1}}}
+    outcome = score(runner, running, tmp_path)
+    assert outcome.exit_code == 0, outcome.output
+    printed = json.loads(outcome.stdout)
+    assert printed["open_round"] == {"happy_man": "Anna", "passes": {"Anna": 0, "Ben": 0, "Cleo": 1}, "hands": {}}
+    assert printed["result"]["totals"] == {"Anna": 32, "Ben": 0, "Cleo": 41}
+    outcome = score(runner, {**running, "open_round": {"passes": {"Cleo": 4}}}, tmp_path)
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == ["open_round.passes.Cleo: at most 3 passes per round (got 4)"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,11 +30,11 @@ def test_entries_use_known_topics_and_controls_and_have_text() -> None:
         assert entry.question and entry.answer and entry.details
 
 
-def test_each_file_alone_has_no_problems() -> None:
-    for path in sorted(CONTENT.glob("*.toml")):
-        problems: list[str] = []
-        assert load_file(path, problems)
-        assert problems == [], path.name
+@pytest.mark.parametrize("path", sorted(CONTENT.glob("*.toml")), ids=lambda path: path.name)
+def test_each_file_alone_has_no_problems(path: Path) -> None:
+    problems: list[str] = []
+    assert load_file(path, problems)
+    assert problems == []
 
 
 # --- a deliberately broken copy ------------------------------------------------------------------
@@ -62,40 +63,52 @@ def problems_of(folder: Path) -> str:
     return str(raised.value)
 
 
-def test_missing_answer_is_named(tmp_path: Path) -> None:
+def broken_copy(tmp_path: Path, name: str, changes: dict[int, Callable[[str], str]]) -> Path:
+    """Return a copy of the content whose file ``name`` has some of its entries changed."""
     folder = copy_content(tmp_path)
-    path = folder / "auruxxx.de.toml"
-    head, blocks = split(path)
-    blocks[2] = re.sub(r"(?m)^answer = .*\n", "", blocks[2])
-    join(path, head, blocks)
-    assert "auruxxx.de.toml: entry[2].answer: needs text" in problems_of(folder)
+    head, blocks = split(folder / name)
+    for number, change in changes.items():
+        blocks[number] = change(blocks[number])
+    join(folder / name, head, blocks)
+    return folder
 
 
-def test_empty_answer_is_named(tmp_path: Path) -> None:
-    folder = copy_content(tmp_path)
-    path = folder / "12days.en.toml"
-    head, blocks = split(path)
-    blocks[0] = re.sub(r'(?m)^answer = .*$', 'answer = "   "', blocks[0])
-    join(path, head, blocks)
-    assert "12days.en.toml: entry[0].answer: needs text" in problems_of(folder)
+def without(key: str) -> Callable[[str], str]:
+    """Return a change that drops a key's line from an entry."""
+    return lambda block: re.sub(rf"(?m)^{key} = .*\n", "", block)
 
 
-def test_unknown_topic_is_named(tmp_path: Path) -> None:
-    folder = copy_content(tmp_path)
-    path = folder / "12days.de.toml"
-    head, blocks = split(path)
-    blocks[1] = re.sub(r'(?m)^topic = .*$', 'topic = "happy-man"', blocks[1])
-    join(path, head, blocks)
-    assert "12days.de.toml: entry[1].topic: 'happy-man' is not a topic of 12days" in problems_of(folder)
+def setting(key: str, value: str) -> Callable[[str], str]:
+    """Return a change that sets a key of an entry to a TOML value, adding the line if need be."""
+    def change(block: str) -> str:
+        if re.search(rf"(?m)^{key} = ", block):
+            return re.sub(rf"(?m)^{key} = .*$", lambda _: f"{key} = {value}", block)
+        return f"\n{key} = {value}" + block
+    return change
 
 
-def test_duplicate_id_is_named(tmp_path: Path) -> None:
-    folder = copy_content(tmp_path)
-    path = folder / "auruxxx.en.toml"
-    head, blocks = split(path)
-    blocks[1] = re.sub(r'(?m)^id = .*$', 'id = "what-fits-on-a-number"', blocks[1])
-    join(path, head, blocks)
-    assert "auruxxx.en.toml: ids used twice: what-fits-on-a-number" in problems_of(folder)
+@pytest.mark.parametrize(
+    ("name", "number", "change", "named"),
+    [
+        pytest.param("auruxxx.de.toml", 2, without("answer"), "auruxxx.de.toml: entry[2].answer: needs text", id="missing answer"),
+        pytest.param("12days.en.toml", 0, setting("answer", '"   "'), "12days.en.toml: entry[0].answer: needs text", id="empty answer"),
+        pytest.param("auruxxx.en.toml", 3, without("question"), "auruxxx.en.toml: entry[3].question: needs text", id="missing question"),
+        pytest.param("12days.de.toml", 1, setting("topic", '"happy-man"'),
+                     "12days.de.toml: entry[1].topic: 'happy-man' is not a topic of 12days", id="topic of the other game"),
+        pytest.param("auruxxx.en.toml", 1, setting("id", '"what-fits-on-a-number"'),
+                     "auruxxx.en.toml: ids used twice: what-fits-on-a-number", id="duplicate id"),
+        pytest.param("auruxxx.de.toml", 0, setting("colour", '"rot"'), "auruxxx.de.toml: entry[0]: unknown keys ['colour']",
+                     id="unknown key"),
+        pytest.param("12days.en.toml", 4, setting("keywords", '"pass"'), "12days.en.toml: entry[4].keywords: a list of words",
+                     id="keywords not a list"),
+        pytest.param("12days.de.toml", 2, setting("controls", '["happy_man"]'), "12days.de.toml: entry[2].controls: only ",
+                     id="control of the other game"),
+        pytest.param("auruxxx.en.toml", 5, setting("page", "2"), "auruxxx.en.toml: entry[5].page: the rulebook page as text",
+                     id="page as a number"),
+    ],
+)
+def test_broken_entry_is_named(tmp_path: Path, name: str, number: int, change: Callable[[str], str], named: str) -> None:
+    assert named in problems_of(broken_copy(tmp_path, name, {number: change}))
 
 
 def test_id_missing_in_one_language_is_named(tmp_path: Path) -> None:
@@ -122,13 +135,7 @@ def test_fewer_than_minimum_entries_is_named(tmp_path: Path) -> None:
 
 
 def test_every_problem_is_listed_at_once(tmp_path: Path) -> None:
-    folder = copy_content(tmp_path)
-    path = folder / "auruxxx.de.toml"
-    head, blocks = split(path)
-    blocks[0] = re.sub(r"(?m)^answer = .*\n", "", blocks[0])
-    blocks[3] = re.sub(r'(?m)^topic = .*$', 'topic = "nonsense"', blocks[3])
-    join(path, head, blocks)
-    problems = problems_of(folder)
+    problems = problems_of(broken_copy(tmp_path, "auruxxx.de.toml", {0: without("answer"), 3: setting("topic", '"nonsense"')}))
     assert "entry[0].answer: needs text" in problems
     assert "entry[3].topic: 'nonsense'" in problems
 
@@ -140,10 +147,6 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
 
 
 def test_app_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
-    folder = copy_content(tmp_path)
-    path = folder / "auruxxx.de.toml"
-    head, blocks = split(path)
-    blocks[0] = re.sub(r"(?m)^answer = .*\n", "", blocks[0])
-    join(path, head, blocks)
+    folder = broken_copy(tmp_path, "auruxxx.de.toml", {0: without("answer")})
     with pytest.raises(BrokenContent, match=r"entry\[0\]\.answer: needs text"):
         create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}, "FAQ_CONTENT": str(folder)})

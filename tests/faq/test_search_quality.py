@@ -1,7 +1,9 @@
-"""The search answers questions as players phrase them: at least 90 % find their answer in the top three.
+"""The search answers questions as players phrase them, in each game and each language.
 
-The questions (tests/faq/questions.toml) were written from the entry ids, in players' own words,
-before looking at what the engine handles. ``make faq-eval`` prints the rates and the misses.
+At least 95 % find their answer among the top three and 85 % as the first hit. The questions
+(tests/faq/questions.toml) were written from the entry ids, in players' own words, typos,
+slang and mixed languages included, before looking at what the engine handles.
+``make faq-eval`` prints the rates and the misses.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from faq.content import GAMES, LANGUAGES, load
 from faq.search import Index
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.toml"
-TOP3_REQUIRED = 0.90
+TOP3_REQUIRED = 0.95
+TOP1_REQUIRED = 0.85
+MIN_QUESTIONS = 45
+"""Per game and language, so that one question moves a rate by little more than two points."""
 
 
 def questions() -> list[dict[str, object]]:
@@ -28,14 +33,10 @@ def index() -> Index:
     return Index(load())
 
 
-def test_enough_questions_in_both_languages() -> None:
-    asked = questions()
-    per_game = Counter(str(q["game"]) for q in asked)
-    per_lang = Counter(str(q["lang"]) for q in asked)
-    assert len(asked) >= 90
-    assert all(per_game[game] >= 45 for game in GAMES)
-    assert set(per_lang) == set(LANGUAGES)
-    assert 0.5 <= per_lang["de"] / len(asked) <= 0.75
+def test_enough_questions_in_each_game_and_language() -> None:
+    asked = Counter((str(q["game"]), str(q["lang"])) for q in questions())
+    assert {(game, lang) for game in GAMES for lang in LANGUAGES} == set(asked)
+    assert all(count >= MIN_QUESTIONS for count in asked.values()), asked
 
 
 def test_questions_are_well_formed_and_point_at_real_entries() -> None:
@@ -52,19 +53,27 @@ def test_questions_are_well_formed_and_point_at_real_entries() -> None:
 
 
 def test_questions_are_not_copied_from_the_entries() -> None:
-    texts = {(e.game, e.lang): set() for e in load()}
+    texts: dict[tuple[str, str], set[str]] = {(e.game, e.lang): set() for e in load()}
     for e in load():
         texts[(e.game, e.lang)] |= {e.question.lower(), *(k.lower() for k in e.keywords)}
     for q in questions():
         assert str(q["q"]).lower() not in texts[(str(q["game"]), str(q["lang"]))], q
 
 
-def test_top3_hit_rate_is_at_least_90_percent(index: Index) -> None:
-    asked = questions()
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_answer_is_first_for_85_and_in_the_top_three_for_95_percent(index: Index, game: str, lang: str) -> None:
+    asked = [q for q in questions() if (q["game"], q["lang"]) == (game, lang)]
+    first = third = 0
     misses = []
     for q in asked:
-        found = [h.entry.id for h in index.search(str(q["q"]), game=str(q["game"]), lang=str(q["lang"]), limit=3)]
-        if not set(found) & set(q["expect"]):  # type: ignore[arg-type]
-            misses.append(f"{q['game']}/{q['lang']} {q['q']!r}: want {q['expect']}, got {found}")
-    rate = 1 - len(misses) / len(asked)
-    assert rate >= TOP3_REQUIRED, f"top-3 {rate:.1%} < {TOP3_REQUIRED:.0%}; misses:\n" + "\n".join(misses)
+        found = [h.entry.id for h in index.search(str(q["q"]), game=game, lang=lang, limit=3)]
+        expected = set(q["expect"])  # type: ignore[arg-type]
+        first += bool(found) and found[0] in expected
+        third += bool(expected & set(found))
+        if not found or found[0] not in expected:
+            misses.append(f"{q['q']!r}: want {q['expect']}, got {found}")
+    top1, top3 = first / len(asked), third / len(asked)
+    report = f"{game}/{lang}: top-1 {top1:.1%}, top-3 {top3:.1%}; not first:\n" + "\n".join(misses)
+    assert top3 >= TOP3_REQUIRED, report
+    assert top1 >= TOP1_REQUIRED, report

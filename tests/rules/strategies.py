@@ -8,27 +8,34 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rules import auruxxx, twelve_days
+from rules import auruxxx, record, twelve_days
 from rules.history import TableEvent
 
 Record = dict[str, Any]
 """A decoded game record (the record format's JSON)."""
 
 _LETTERS = "ABDEFJKLMNOPSTUZÄÖÜabdeijklmnoprstuäöüßéçñ"
-_SPECIAL_NAMES = ("santa", "mrs_claus", "Mrs. Claus", "null", "Anna Lena", "Jürgen", "Ölaf Ärger", "Zoë", "X" * 40)
+_SPECIAL_NAMES = (
+    "santa", "mrs_claus", "Mrs. Claus", "null", "Anna Lena", "Jürgen", "Ölaf Ärger", "Zoë", "X" * 40,
+    "\U0001f468\u200d\U0001f373", "Jean\u00a0Luc", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632",
+)
+"""Names that look like record keywords, long names, and names with joiners and a no-break space."""
 
 names: st.SearchStrategy[str] = st.one_of(
     st.sampled_from(_SPECIAL_NAMES),
-    st.builds(str.__add__, st.sampled_from(_LETTERS), st.text(_LETTERS + " -'.", max_size=16)),
+    st.builds(str.__add__, st.sampled_from(_LETTERS), st.text(_LETTERS + " -'.\u00a0", max_size=16)).map(str.rstrip),
 )
-"""A legal player name: 1–40 printable characters, not blank, with umlauts and spaces."""
+"""A legal player name: 1–40 characters, no space at either end, with umlauts, spaces and joiners."""
 
 
 def _unique(drawn: list[str]) -> list[str]:
-    """Return the names with each repeat made unique by a seat mark ("#" is in no drawn name)."""
+    """Return the names with each repeat (the same after NFKC and case folding) made unique by a seat mark."""
     seen: list[str] = []
+    keys: set[str] = set()
     for seat, name in enumerate(drawn):
-        seen.append(name if name not in seen else f"{name[:36]} #{seat}")
+        unique = name if record.same_name_key(name) not in keys else f"{name[:36]} #{seat}"
+        keys.add(record.same_name_key(unique))
+        seen.append(unique)
     return seen
 
 

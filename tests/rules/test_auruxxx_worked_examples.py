@@ -159,12 +159,24 @@ def test_halving_order_matters_only_for_a_finisher_holding_the_figure(halving: s
     assert result["rounds"][0]["P2"] == 24
 
 
-@pytest.mark.parametrize("halving", ["net", "penalty"])
-def test_a_sub_of_zero_or_less_is_never_halved(halving: str) -> None:
+def test_in_the_net_order_a_sub_of_zero_or_less_is_never_halved() -> None:
     """Halving is a benefit: a finisher holding the figure with a negative sub keeps it whole."""
     result = result_of(
         ["P1", "P2"],
         {"finisher": "P1", "golden12": 5, "happy_man": "P1", "passes": {"P1": 1}},
-        halving=halving,
+        halving="net",
     )
     assert result["rounds"][0]["P1"] == -20
+
+
+@pytest.mark.parametrize(("rounding", "points"), [("exact", -7.5), ("floor", -8), ("ceil", -7)])
+def test_in_the_penalty_order_the_penalty_is_halved_whatever_the_bonus(rounding: str, points: float) -> None:
+    """The specification's example: the finisher holds the figure, g = 2, one cross: 5 / 2 − 10 = −7.5.
+
+    Without the cross the finisher scores −10, so the cross never lowers the score.
+    """
+    crossed = {"finisher": "P1", "golden12": 2, "happy_man": "P1", "passes": {"P1": 1}}
+    result = result_of(["P1", "P2"], crossed, halving="penalty", rounding=rounding)
+    assert result["rounds"][0]["P1"] == points
+    uncrossed = result_of(["P1", "P2"], {**crossed, "passes": {}}, halving="penalty", rounding=rounding)
+    assert uncrossed["rounds"][0]["P1"] == -10

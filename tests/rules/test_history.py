@@ -187,6 +187,35 @@ def test_correcting_an_earlier_round_recomputes_everything_after_it() -> None:
     ]
 
 
+def test_a_round_changed_since_a_version_only_when_what_folds_into_it_changed() -> None:
+    """Taps and undos of the open round leave round 2 as it was; a correction of round 1 handing it another holder does not."""
+    table = Table(AURUXXX_SETUP)
+    table.tap("happy_man", round=0, player="Anna")
+    play_round(table, 0, "Ben", 1, {"Anna": 10, "Cleo": 10})
+    play_round(table, 1, "Ben", 1, {"Anna": 10, "Cleo": 10})
+    seen = table.events[-1].seq
+    table.tap("pass", round=2, player="Cleo")
+    table.undo()
+    assert not history.changed_since(table.setup, table.events, 1, seen)
+    assert not history.changed_since(table.setup, table.events, 0, seen)
+    corrected = {"finisher": "Ben", "golden12": 1, "happy_man": "Cleo", "hands": {"Anna": {"points": 10}, "Cleo": {"points": 10}}}
+    table.tap("correct_round", round=0, record=corrected)
+    assert history.changed_since(table.setup, table.events, 0, seen)
+    assert history.changed_since(table.setup, table.events, 1, seen)  # its holder came from round 1
+    assert not history.changed_since(table.setup, table.events, 2, seen)  # not finished: the rules refuse it
+
+
+def test_only_the_last_change_is_not_superseded() -> None:
+    """Undoing a change that newer changes followed would skip them; unknown or undone changes are the rules' to refuse."""
+    table = Table(AURUXXX_SETUP)
+    table.tap("pass", round=0, player="Anna")
+    table.tap("pass", round=0, player="Ben")
+    assert history.superseded(table.events, 1) and not history.superseded(table.events, 2)
+    table.undo()
+    assert not history.superseded(table.events, 1) and not history.superseded(table.events, 2)
+    assert not history.superseded(table.events, 99)
+
+
 def test_after_three_rounds_nothing_more_is_played() -> None:
     """The game ends after the third round."""
     table = Table(AURUXXX_SETUP)

@@ -134,6 +134,34 @@ def test_halving_never_raises_a_round_score(raw: Record) -> None:
                         assert held <= without
 
 
+ALL_HOUSE_RULES = [
+    auruxxx.HouseRules(golden12_in_hand=golden12, two_in_hand=two, halving=halving, rounding=rounding)
+    for golden12 in auruxxx.GOLDEN12_IN_HAND_CHOICES
+    for two in auruxxx.TWO_IN_HAND_CHOICES
+    for halving in auruxxx.Halving
+    for rounding in auruxxx.Rounding
+]
+"""Every combination of house rules a table can choose."""
+
+
+@settings(max_examples=100, deadline=None)
+@given(auruxxx_records(min_rounds=1))
+def test_one_more_pass_cross_never_lowers_a_round_score(raw: Record) -> None:
+    """Under every house rule, with or without the figure, a player's extra cross never scores less."""
+    game = record.parse(raw)
+    assert isinstance(game, auruxxx.Game)
+    for rules in ALL_HOUSE_RULES:
+        for round_ in game.rounds:
+            for player in game.players:
+                if round_.passes_of(player) == auruxxx.MAX_PASSES:
+                    continue
+                for holder in {round_.happy_man, player}:
+                    before = replace(round_, happy_man=holder)
+                    after = replace(before, passes={**before.passes, player: before.passes_of(player) + 1})
+                    more, fewer = (auruxxx.score_player(r, player, rules).points for r in (after, before))
+                    assert more >= fewer
+
+
 @settings(max_examples=60, deadline=None)
 @given(complete_twelve_days_records())
 def test_day_points_handed_out_and_lost_make_all_day_cards(raw: Record) -> None:
@@ -229,3 +257,29 @@ def test_a_fourth_pass_is_refused(raw: Record, data: st.DataObject) -> None:
     with pytest.raises(Illegal) as refused:
         record.parse(mutated)
     assert f"rounds[{index}].passes.{player}: at most 3 passes per round (got 4)" in str(refused.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(auruxxx_histories(), twelve_days_histories()), st.data())
+def test_a_running_game_exported_at_any_moment_imports_to_the_same_sheet(
+    case: tuple[Record, Record, list[history.TableEvent]], data: st.DataObject
+) -> None:
+    """Tapped up to any moment, exported (the round or day being played included) and imported: the same table.
+
+    The import is what the app stores: the finished part as one import, then the open
+    round or day tap by tap. Final 12 Days hands travel only once every player's is in.
+    """
+    _, setup, events = case
+    table = history.fold(setup, events[: data.draw(st.integers(0, len(events)), label="moment")])
+    exported = record.dumps(record.scored(table.game))
+    imported = record.loads(exported)
+    written = record.serialise(imported)
+    restored_setup = {key: written[key] for key in ("game", "players", "house_rules", "variant") if key in written}
+    changes = history.import_changes(imported)
+    replayed = [history.TableEvent(seq, kind, payload) for seq, (kind, payload) in enumerate(changes, start=1)]
+    restored = history.fold(restored_setup, replayed)
+    assert record.dumps(record.scored(restored.game)) == exported
+    assert restored.current == table.current
+    if isinstance(table, history.TwelveDaysTable):
+        assert isinstance(restored, history.TwelveDaysTable)
+        assert restored.hands == (table.hands if table.game.hands is not None else {})

@@ -283,3 +283,150 @@ def test_hands_given_as_null_mean_no_hands_yet() -> None:
     """An optional key written as null is the same as leaving it out."""
     game = record.parse(twelve_days({"taken_by": "A"}, hands=None))
     assert record.scored(game)["result"]["complete"] is False
+
+
+# --- Names ---------------------------------------------------------------------------------
+
+
+def test_names_refuse_only_control_characters_and_spaces_at_either_end() -> None:
+    """Joiners, emoji, a Persian ZWNJ and no-break spaces are ordinary; Cc and Cs characters and outer spaces are not."""
+    ordinary = ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc", "Zoë"]
+    assert record.parse(auruxxx(players=ordinary)).players == tuple(ordinary)
+    assert refused(auruxxx(players=["Anna", "Ben\u0000", "\ud83dCleo", "Dora\n", " Emil", "Fritz\u00a0"])) == [
+        "players[1]: a player's name cannot contain control characters",
+        "players[2]: a player's name cannot contain control characters",
+        "players[3]: a player's name cannot contain control characters",
+        "players[4]: a player's name cannot begin or end with a space",
+        "players[5]: a player's name cannot begin or end with a space",
+    ]
+
+
+def test_names_equal_after_nfkc_and_case_folding_are_the_same_name() -> None:
+    """"Anna", "anna" and "Ａnna" (a full-width A) are one name; the refusal names both spellings."""
+    assert refused(auruxxx(players=["Anna", "anna", "\uff21nna", "Straße", "STRASSE"])) == [
+        "players[1]: 'anna' counts as the same name as 'Anna'; names are unique within a game",
+        "players[2]: 'Ａnna' counts as the same name as 'Anna'; names are unique within a game",
+        "players[4]: 'STRASSE' counts as the same name as 'Straße'; names are unique within a game",
+    ]
+    assert record.same_name_key("Anna") == record.same_name_key("\uff41NNA")
+
+
+# --- Hostile records -------------------------------------------------------------------------
+
+
+def refused_text(text: str | bytes) -> list[str]:
+    """Return the problems a record given as JSON text is refused with."""
+    with pytest.raises(Illegal) as refusal:
+        record.loads(text)
+    return [str(p) for p in refusal.value.problems]
+
+
+def test_a_key_given_twice_in_one_object_is_refused() -> None:
+    """`{"B": 3, "B": 1}` no longer scores 1 silently: every repeated key is named where it is."""
+    text = (
+        '{"game": "auruxxx", "players": ["A", "B"], "rounds": [{"finisher": "A", "golden12": 1, "happy_man": null,'
+        ' "passes": {"B": 3, "B": 1}, "hands": {"B": {"points": 3, "points": 1}}}], "result": {"x": 1, "x": 2}}'
+    )
+    assert refused_text(text) == [
+        "rounds[0].passes.B: is given twice in one object",
+        "rounds[0].hands.B.points: is given twice in one object",
+        "result.x: is given twice in one object",
+    ]
+
+
+@pytest.mark.parametrize("depth", [16, 985, 100_000])
+def test_deep_nesting_is_refused_with_a_message(depth: int) -> None:
+    """A value nested deeper than any record is one clear problem, however deep: no RecursionError escapes."""
+    text = '{"game": "auruxxx", "players": ["A", "B"], "result": ' + "[" * depth + "]" * depth + "}"
+    assert refused_text(text) == ["record: is nested more than 16 levels deep"]
+    assert record.loads(text.replace("[" * depth, "[" * 15, 1).replace("]" * depth, "]" * 15, 1))
+
+
+def test_the_player_count_is_checked_before_any_name_is_read() -> None:
+    """31,000 players (not even names) get only the count refusal: nothing that grows with them runs first."""
+    assert refused_text(json.dumps({"game": "auruxxx", "players": list(range(31_000))})) == [
+        "players: AURUXXX is played by 2 to 6 players (got 31000)"
+    ]
+    assert refused_text(json.dumps({"game": "12days", "variant": "8players", "players": [None] * 31_000})) == [
+        "players: 8 Players is played by 6 to 8 players (got 31000)"
+    ]
+
+
+def test_echoed_keys_names_and_numbers_are_cut_to_a_sane_length() -> None:
+    """A 10 MB key, a long stranger's name and a 4,000-digit number come back as at most 40 characters, escaped."""
+    key = "k" * 10_000_000
+    number = "9" * 4000
+    text = (
+        '{"game": "auruxxx", "players": ["A", "B"], "' + key + '": 1, "rounds": [{"finisher": "A\\n' + "Z" * 500 + '",'
+        ' "golden12": ' + number + ', "happy_man": null}]}'
+    )
+    problems = refused_text(text)
+    assert problems == [
+        "k" * 37 + "...: unknown key",
+        "rounds[0].finisher: 'A\\n" + "Z" * 35 + "...' is not a player of this game",
+    ]
+    golden = refused_text('{"game": "auruxxx", "players": ["A", "B"], "rounds": [{"finisher": "A", "golden12": ' + number + ', "happy_man": null}]}')
+    assert golden == ["rounds[0].golden12: the deck has only 5 Golden 12 (got " + "9" * 37 + "...)"]
+    assert all(len(line) < 120 for line in problems + golden)
+
+
+# --- A game exported in the middle of a round or day -------------------------------------------
+
+
+def test_an_open_round_is_read_and_scores_nothing() -> None:
+    """The round being played comes back as it was, normalised, and the result counts only finished rounds."""
+    open_round = {"happy_man": "Cleo", "passes": {"Anna": 2}, "finisher": "Ben", "golden12": 2, "hands": {"Anna": {"points": 7}}}
+    scored = record.scored(record.parse(auruxxx(round_(hands={"Anna": {"points": 4}}), open_round=open_round)))
+    assert scored["open_round"] == {
+        "finisher": "Ben", "golden12": 2, "happy_man": "Cleo",
+        "passes": {"Anna": 2, "Ben": 0, "Cleo": 0}, "hands": {"Anna": {"points": 7}},
+    }
+    assert scored["result"]["totals"] == {"Anna": 4, "Ben": -5, "Cleo": 0}
+    assert "open_round" not in record.scored(record.parse(auruxxx(open_round={"passes": {"Anna": 0}})))
+
+
+def test_an_open_round_keeps_the_limits_of_a_finished_round() -> None:
+    """Crosses, the figure, the finisher, hands and the deck are checked as in a finished round, so far."""
+    assert refused(auruxxx(open_round={"passes": {"Dora": 1}})) == [
+        "open_round.passes.Dora: 'Dora' is not a player of this game"
+    ]
+    assert refused(auruxxx(round_(happy_man="Anna"), open_round={"happy_man": None, "passes": {"Ben": 4}})) == [
+        "open_round.happy_man: the Happy-Man figure never goes back to nobody (Anna holds it)",
+        "open_round.passes.Ben: at most 3 passes per round (got 4)",
+    ]
+    assert refused(auruxxx(open_round={"hands": {"Anna": {"points": 3}}})) == [
+        "open_round.hands: hands are counted once the finisher is known"
+    ]
+    assert refused(auruxxx(open_round={"finisher": "Ben"})) == ["open_round.golden12: is required"]
+    assert refused(auruxxx(open_round={"finisher": "Ben", "golden12": 4, "hands": {"Anna": {"golden12": 2}, "Ben": {}}})) == [
+        "open_round.hands.Ben: the finisher has no hand left to count",
+        "open_round.golden12: only 5 Golden 12 are in the deck, but the finisher's 4 and those in hands make 6",
+    ]
+    assert refused(auruxxx(open_round={"finisher": "Ben", "golden12": 1, "hands": {"Anna": {}, "Cleo": {}}})) == [
+        "open_round: every hand is counted, so this round has ended: it belongs in rounds"
+    ]
+    assert refused(auruxxx(round_(), round_(), round_(), open_round={})) == ["open_round: all 3 rounds are finished"]
+    assert refused(auruxxx(open_round={"colour": "red"})) == ["open_round.colour: unknown key"]
+
+
+def test_an_open_day_is_read_and_keeps_the_limits_of_a_finished_day() -> None:
+    """Cards revealed so far come back; a finished day, strangers, deck limits and a day after the last are refused."""
+    scored = record.scored(record.parse(twelve_days({"taken_by": "A"}, open_day={"played": {"C": 5, "A": "santa"}})))
+    assert scored["open_day"] == {"played": {"A": "santa", "C": 5}}
+    assert scored["result"]["day_points"] == {"A": 1, "B": 0, "C": 0}
+    waiting_for_the_gift = {"played": {"A": "santa", "B": 3, "C": 7}}
+    assert record.scored(record.parse(twelve_days(open_day=waiting_for_the_gift)))["open_day"] == waiting_for_the_gift
+    assert refused(twelve_days(open_day={"played": {"A": 2, "B": 2, "C": 2}})) == [
+        "open_day.played: the deck has 2 of card 2, but this day shows 3"
+    ]
+    assert refused(twelve_days(open_day={"played": {"A": 1, "B": 2, "C": 3}})) == [
+        "open_day: every player has revealed a card, so this day has ended: it belongs in days"
+    ]
+    assert refused(twelve_days(open_day={"played": {"D": 1}})) == ["open_day.played.D: 'D' is not a player of this game"]
+    assert refused(twelve_days(open_day={"played": {"A": 13}})) == [
+        "open_day.played.A: gift cards in 12 Days go from 1 to 12 (got 13)"
+    ]
+    assert refused(twelve_days(*[{"taken_by": "A"}] * 8, variant="8nights", open_day={"played": {}})) == [
+        "open_day: all 8 days are finished"
+    ]
+    assert refused(auruxxx(open_day={"played": {}})) == ["open_day: unknown key"]

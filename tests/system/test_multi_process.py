@@ -8,6 +8,7 @@ the server is the app under real gunicorn, exactly as ``serve.py`` starts it.
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 import uuid
@@ -211,3 +212,76 @@ def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None
     log = server.log_text()
     assert token not in log
     assert "/g/…/pass" in log and "/g/…/record.json" in log
+
+
+def test_six_undos_naming_the_same_change_at_once_undo_exactly_one(server: GunicornServer, engine: Engine) -> None:
+    """Issue 12, item 13: six phones tap undo at once; undos naming no change store nothing, six naming one undo it once."""
+    players = SIX[:3]
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, players)
+    for name in players:
+        assert host.post(f"/g/{token}/pass", {"round": 0, "player": name}).status_code == STORED
+    phones = [Phone(server.base) for _ in range(6)]
+    named = set()
+    for phone in phones:
+        button = re.search(r'name="event" value="(\d+)"', phone.get(f"/g/{token}").text)
+        assert button is not None
+        named.add(button.group(1))
+    assert named == {"3"}
+
+    def undo(form: dict[str, str]) -> Callable[[int, threading.Barrier], int]:
+        def tap(index: int, barrier: threading.Barrier) -> int:
+            barrier.wait()
+            return phones[index].post(f"/g/{token}/undo", form).status_code
+
+        return tap
+
+    assert at_once(len(phones), undo({})) == [REFUSED] * len(phones)
+    assert [event.kind for event in stored_events(engine, token)] == ["pass"] * 3
+    statuses = Counter(at_once(len(phones), undo({"event": "3"})))
+    assert statuses[STORED] == 1 and statuses[STORED] + statuses[REFUSED] + statuses[409] == len(phones), statuses
+    undos = [event.payload for event in stored_events(engine, token) if event.kind == "undo"]
+    assert undos == [{"event": 3}]
+    assert host.get(f"/g/{token}/record.json").status_code == 200
+    no_server_errors(server)
+
+
+def raw_request(server: GunicornServer, head: str, body: bytes = b"") -> bytes:
+    """Send bytes exactly as written (no client rewrites the path) and return everything read until the server closes."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as connection:
+        connection.sendall(head.encode() + body)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_percent_encoded_game_address_never_shows_its_token_in_the_access_log(server: GunicornServer) -> None:
+    """Issue 12, item 15: ``/%67/<token>`` and a token typed in percent-escapes open the game, and the log shows ``…``."""
+    host = Phone(server.base)
+    token = new_auruxxx_game(host, SIX[:2])
+    escaped = "".join(f"%{ord(c):02X}" for c in token)
+    for path in (f"/%67/{token}", f"/%67/{token}/record.json", f"/g/{escaped}", f"/%2567/{token}"):
+        answer = raw_request(
+            server, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nReferer: {server.base}/%67/{token}\r\nConnection: close\r\n\r\n"
+        )
+        assert answer.startswith(b"HTTP/1.1 200" if "%2567" not in path else b"HTTP/1.1 404"), (path, answer[:100])
+    deadline = time.monotonic() + 10
+    while (log := server.log_text()).count('/%67/…') < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # until gunicorn has written both access lines
+    assert token not in log
+    assert '"GET /%67/… HTTP/1.1" 200' in log and '"GET /%67/…/record.json HTTP/1.1" 200' in log
+    no_server_errors(server)
+
+
+def test_gunicorn_closes_the_connection_after_refusing_a_large_body(server: GunicornServer) -> None:
+    """Issue 12, item 16: a body over the limit gets 413 with ``Connection: close``, and the connection does close."""
+    head = (
+        "POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {4 * 1024 * 1024}\r\n\r\n"
+    )
+    answer = raw_request(server, head, b"[" * 1024)
+    status, _, rest = answer.partition(b"\r\n")
+    headers = rest.split(b"\r\n\r\n", 1)[0].decode().lower().splitlines()
+    assert status.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert "connection: close" in headers

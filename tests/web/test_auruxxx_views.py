@@ -495,12 +495,19 @@ def test_keypad_adds_and_removes_cards_without_storing_anything(
     assert len(events(plain_app, token)) == 1
 
 
-def test_keypad_ignores_cards_it_does_not_know(plain_client: FlaskClient, token: str) -> None:
-    """Unknown card tokens and impossible removals leave the sum as it was."""
+def test_keypad_refuses_card_tokens_it_does_not_know(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Unknown card tokens answer 422 naming the first one, instead of saving an empty hand; nothing is stored."""
     finish(plain_client, token, 0, "Ben")
     url = f"/g/{token}/hand/0"
-    response = plain_client.post(url, data={"round": "0", "cards": "n9 n13 joker", "action": "add:n99"})
-    assert keypad_sum(response) == "9"
+    for action in ("save", "add:n1"):
+        response = post(plain_client, token, "hand/0", round="0", cards="n13 joker n9", action=action)
+        assert response.status_code == 422
+        assert problems(response) == ["n13 is not a card on the keypad; check the cards and save again."]
+        assert keypad_sum(response) == "9"
+    response = post(plain_client, token, "hand/0", round="0", cards="x" * 5000, action="save")
+    assert problems(response) == ["x" * 37 + "... is not a card on the keypad; check the cards and save again."]
+    assert len(events(plain_app, token)) == 1
+    assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "add:n99"})) == "9"
     assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "remove:5"})) == "9"
 
 
@@ -836,22 +843,37 @@ def test_correction_under_htmx_navigates_back_to_the_sheet(plain_client: FlaskCl
     assert response.status_code == 204 and response.headers["HX-Redirect"] == f"/g/{token}"
 
 
-def test_a_stale_correction_of_the_same_round_is_a_conflict(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
-    """Two phones correct round 1 from the same form: the second answers 409 with the round as it stands now."""
+def test_the_409_page_keeps_what_the_loser_typed(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Issue 12, item 11: two phones correct round 1 from one form; the second gets 409, its entries, and the round now."""
     play_two_rounds(plain_client, token)
     seen = seen_of(plain_client.get(f"/g/{token}/rounds/1/correct"))
     first = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
     assert first.status_code == 303
     before = events(plain_app, token)
-    second = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "30"}), headers=EN)
+    second = plain_client.post(
+        f"/g/{token}/rounds/1/correct", data=correction(seen, happy_man="Anna", **{"hand-0": "30", "passes-2": "2"}), headers=EN
+    )
     assert second.status_code == 409
     assert_page(second, "correct")
     assert problems(second) == [
-        "Someone else changed this round meanwhile. This is how it stands now; check it and save again."
+        "Someone else changed this round meanwhile. What you entered is still in the form; "
+        "compare it with how the round stands now and save again."
     ]
-    assert re.search(r'name="hand-0"[^>]*value="22"', second.get_data(as_text=True))
+    page = second.get_data(as_text=True)
+    assert re.search(r'name="hand-0"[^>]*value="30"', page)
+    assert 'name="happy_man" value="Anna" checked' in page and 'name="passes-2" value="2" checked' in page
+    stands_now = re.search(r'<section class="stands-now".*?</section>', page, re.S)
+    assert stands_now is not None
+    now = html.unescape(stands_now.group(0))
+    assert "Ended by Ben with 1 Golden 12; Happy-Man figure: Cleo." in now
+    assert re.search(r"<th scope=\"row\">Anna</th><td>0</td><td>22</td>", now)
     assert seen_of(second) == str(len(before))
     assert events(plain_app, token) == before
+    again = plain_client.post(
+        f"/g/{token}/rounds/1/correct", data=correction(seen_of(second), happy_man="Anna", **{"hand-0": "30"})
+    )
+    assert again.status_code == 303
+    assert events(plain_app, token)[-1][1]["record"]["hands"]["Anna"] == {"points": 30}
 
 
 def test_a_correction_of_another_round_meanwhile_is_no_conflict(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
@@ -909,26 +931,29 @@ def test_undo_takes_back_the_named_change(plain_app: Flask, plain_client: FlaskC
     assert "Round 1: pass cross for Anna</span>" in page
 
 
-def test_undo_without_a_named_change_takes_back_the_last_one(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
-    """An undo that names no change takes back the last change that still counts."""
+def test_an_undo_names_the_event_it_undoes(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Issue 12, item 13: an undo without a change, or naming one that is no longer the last, changes nothing.
+
+    Without a change it answers 422 on the sheet; a change another phone has already
+    followed with its own answers 409 with the sheet as it stands; the last one is undone.
+    """
     tap(plain_client, token, "pass", round="0", player="Anna")
     tap(plain_client, token, "happy-man", round="0", player="Ben")
-    response = post(plain_client, token, "undo", headers={**HTMX, **EN})
-    assert response.status_code == 200
-    assert_fragment(response, "sheet")
+    before = events(plain_app, token)
+    unnamed = post(plain_client, token, "undo", headers={**HTMX, **EN})
+    assert unnamed.status_code == 422
+    assert_fragment(unnamed, "sheet")
+    assert problems(unnamed) == ["This undo does not say which change it takes back. Tap undo on the sheet again."]
+    superseded = post(plain_client, token, "undo", event="1")
+    assert superseded.status_code == 409
+    assert_page(superseded, "sheet")
+    assert problems(superseded) == [
+        "Someone else changed the game meanwhile, so that was no longer the last change. Nothing was undone; this is the sheet now."
+    ]
+    assert 'name="event" value="2"' in superseded.get_data(as_text=True)
+    assert events(plain_app, token) == before
+    assert post(plain_client, token, "undo", event="2").status_code == 303
     assert events(plain_app, token)[-1] == ("undo", {"event": 2})
-    post(plain_client, token, "undo")
-    assert events(plain_app, token)[-1] == ("undo", {"event": 1})
-    current = table(plain_app, token).current
-    assert current is not None and (current.passes, current.holder) == ({}, None)
-
-
-def test_nothing_to_undo_says_so(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
-    """On a fresh sheet an undo answers 422 with "There is nothing to undo." and writes nothing."""
-    response = post(plain_client, token, "undo")
-    assert response.status_code == 422
-    assert problems(response) == ["There is nothing to undo."]
-    assert event_count(plain_app) == 0
 
 
 @pytest.mark.parametrize(
@@ -953,9 +978,9 @@ def test_history_lists_the_changes_in_words_and_marks_undone_ones(plain_client: 
     """The history names every change, newest first, with undone changes and undos marked."""
     tap(plain_client, token, "pass", round="0", player="Anna")
     tap(plain_client, token, "happy-man", round="0", player="Cleo")
+    tap(plain_client, token, "undo", event="2")
     finish(plain_client, token, 0, "Ben", golden12=2)
     hand(plain_client, token, 0, 0, typed=3)
-    tap(plain_client, token, "undo", event="2")
     response = plain_client.get(f"/g/{token}/history", headers=EN)
     assert response.status_code == 200
     entries = re.findall(
@@ -963,9 +988,9 @@ def test_history_lists_the_changes_in_words_and_marks_undone_ones(plain_client: 
         response.get_data(as_text=True),
     )
     assert [(cls.strip(), int(seq), html.unescape(text)) for cls, seq, text in entries] == [
-        ("is-undo", 5, "Change no. 2 undone"),
-        ("", 4, "Round 1: hand of Anna entered"),
-        ("", 3, "Round 1: Ben ends it with 2 Golden 12"),
+        ("", 5, "Round 1: hand of Anna entered"),
+        ("", 4, "Round 1: Ben ends it with 2 Golden 12"),
+        ("is-undo", 3, "Change no. 2 undone"),
         ("undone", 2, "Round 1: Cleo takes the Happy-Man figure"),
         ("", 1, "Round 1: pass cross for Anna"),
     ]

@@ -175,19 +175,21 @@ def test_overlong_query_is_cut_not_refused(plain_client: FlaskClient) -> None:
 # --- offline -----------------------------------------------------------------------------------------
 
 
-def test_offline_index_holds_every_entry_and_the_vocabulary(plain_client: FlaskClient) -> None:
+def test_offline_index_holds_every_entry_with_its_tokens_and_each_lexicon(plain_client: FlaskClient) -> None:
     response = plain_client.get("/faq/offline-index.json")
     assert response.status_code == 200 and response.is_json
     data = response.get_json()
-    assert {"entries", "phrases", "synonyms", "stopwords", "endings", "weights"} <= set(data)
+    assert {"entries", "sections", "phrases", "weights", "limits"} <= set(data)
     assert len(data["entries"]) == len(load())
     first = data["entries"][0]
-    assert {"id", "game", "lang", "topic", "question", "answer", "details", "page", "keywords"} <= set(first)
+    assert {"id", "game", "lang", "question", "answer", "page", "tokens"} <= set(first)
+    assert len(first["tokens"]) == len(data["weights"])
     for pattern, replacement in data["phrases"]:
         re.compile(pattern)
         assert isinstance(replacement, str)
-    assert set(data["weights"]) == {"question", "keywords", "answer", "details"}
-    assert "passen" in next(group for group in data["synonyms"] if "aussetzen" in group)
+    section = next(s for s in data["sections"] if (s["game"], s["lang"]) == ("auruxxx", "de"))
+    assert section["lexicon"]["aussetzen"] == section["lexicon"]["passen"]
+    assert "und" in section["stopwords"]
 
 
 def test_service_worker_is_served_from_the_root(plain_client: FlaskClient) -> None:

@@ -177,9 +177,10 @@ def test_add_puts_a_recent_name_into_the_first_empty_seat(plain_client: FlaskCli
 
 
 def test_add_does_not_seat_a_name_twice(plain_client: FlaskClient) -> None:
-    """Adding a name already seated changes nothing."""
-    response = plain_client.post("/new/auruxxx", data={"player": ["Anna", ""], "action": "add:Anna"})
-    assert seat_names(response)[:2] == ["Anna", ""]
+    """Adding a name already seated, in any letters, changes nothing."""
+    for name in ("Anna", "ANNA"):
+        response = plain_client.post("/new/auruxxx", data={"player": ["Anna", ""], "action": f"add:{name}"})
+        assert seat_names(response)[:2] == ["Anna", ""]
 
 
 # --- Starting --------------------------------------------------------------------------------
@@ -204,6 +205,18 @@ def test_start_skips_empty_seats_and_trims_names(plain_app: Flask, plain_client:
     response = start(plain_client, ["  Anna ", "", "Ben", ""])
     assert response.status_code == 303
     assert stored_game(plain_app, token_of(response))[1] == ("Anna", "Ben")
+
+
+def test_start_keeps_joiners_and_refuses_the_same_name_in_other_letters(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """The form follows the record's name rules: emoji with joiners and no-break spaces pass, "Anna"/"anna " is one name."""
+    response = start(plain_client, ["Anna", " anna\u00a0"])
+    assert response.status_code == 422
+    assert problems(response) == ["'anna' counts as the same name as 'Anna'; names are unique within a game"]
+    assert game_count(plain_app) == 0
+    names = ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc"]
+    response = start(plain_client, names)
+    assert response.status_code == 303
+    assert stored_game(plain_app, token_of(response))[1] == tuple(names)
 
 
 def test_start_stores_the_default_house_rules(plain_app: Flask, plain_client: FlaskClient) -> None:

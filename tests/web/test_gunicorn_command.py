@@ -13,6 +13,7 @@ def test_gunicorn_runs_threaded_workers_without_a_control_socket() -> None:
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
     assert argv[argv.index("--logger-class") + 1] == "gunicorn_logging.RedactingLogger"
+    assert argv[argv.index("--config") + 1] == "python:gunicorn_hooks"
 
 
 def test_redact_hides_every_game_token_and_nothing_else() -> None:
@@ -24,6 +25,20 @@ def test_redact_hides_every_game_token_and_nothing_else() -> None:
     assert redact("GET /faq?q=g HTTP/1.1") == "GET /faq?q=g HTTP/1.1"
     assert redact(f"GET /language/en?next=/g/{token} HTTP/1.1") == "GET /language/en?next=/g/… HTTP/1.1"
     assert token not in redact(f"GET /language/en?next=%2fg%2f{token}")
+
+
+def test_redact_hides_a_token_however_its_address_is_percent_encoded() -> None:
+    """The server decodes a path before routing it: every spelling that opens the game is redacted."""
+    token = "q3J-x_Z9abcdefghijklmnopqrstuvwx"
+    encoded = "".join(f"%{ord(c):02X}" for c in token)
+    for path in (
+        f"/%67/{token}", f"/%67/{token}/pass", f"%2F%67%2F{token}", f"/g/{encoded}", f"/%67/{token[:5]}%2D{token[6:]}",
+        f"//g//{token}", f"/g/./{token}", f"/G/{token}", f"%252F%2567%252F{token}", f"/g%2F{token}",
+    ):
+        line = f'127.0.0.1 - - "GET {path} HTTP/1.1" 200 "-"'
+        assert token not in redact(line) and token[6:] not in redact(line), path
+        assert "…" in redact(line), path
+    assert redact("GET /faq/auruxxx?q=%67 HTTP/1.1") == "GET /faq/auruxxx?q=%67 HTTP/1.1"
 
 
 def test_the_error_log_filter_hides_tokens_in_messages_and_arguments() -> None:

@@ -227,7 +227,7 @@ ENDPOINT_FIELDS: dict[str, tuple[str, ...]] = {
     "twelve_days.give_day": ("day", "player", "key"),
     "twelve_days.take_day": ("day", "player", "key"),
     "twelve_days.final_hand": ("action", "count-1", "count-5", "count-12", "count-santa"),
-    "twelve_days.correct_day": ("mode", "taken_by", "card-0", "card-1", "card-2", "gift_to"),
+    "twelve_days.correct_day": ("seen", "mode", "taken_by", "card-0", "card-1", "card-2", "gift_to"),
 }
 
 

@@ -9,13 +9,14 @@ import re
 from typing import Any
 
 import pytest
+import sqlalchemy
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from models import Event, Game, db, table_of
-from rules import record
+from models import Event, Game, Player, db, table_of
+from rules import history, record
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
 EN = {"Accept-Language": "en"}
@@ -340,3 +341,138 @@ def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: Flas
     assert response.status_code == 422
     assert problems(response)[0].startswith("record: is not valid JSON")
     assert game_count(strict_app) == 0
+
+
+# --- Hostile records: ``score`` and the import answer alike -------------------------------------------
+
+HOSTILE_RECORDS = {
+    "a key given twice": '{"game": "auruxxx", "players": ["A", "B"], "house_rules": {"halving": "net", "halving": "penalty"}}',
+    "a list nested 985 deep": '{"game": "auruxxx", "players": ["A", "B"], "rounds": ' + "[" * 985 + "]" * 985 + "}",
+    "31,000 players": json.dumps({"game": "auruxxx", "players": list(range(31_000))}),
+    "a 100,000-character key": json.dumps({"game": "12days", "players": ["A", "B", "C"], "k" * 100_000: 1}),
+    "a 4,000-digit number": '{"game": "12days", "players": ["A", "B", "C"], "days": [{"played": {"A": ' + "7" * 4000 + ', "B": 1, "C": 2}}]}',
+    "the same name in other letters": json.dumps({"game": "auruxxx", "players": ["Anna", "ANNA", "\uff21nna"]}),
+    "a control character in a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben\u0007"]}),
+    "a space around a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben "]}),
+    "an open round after the last": json.dumps(
+        {**AURUXXX_EXAMPLE, "rounds": AURUXXX_EXAMPLE["rounds"] * 3, "open_round": {"passes": {"Anna": 1}}}
+    ),
+    "an open round with every hand": json.dumps(
+        {**AURUXXX_EXAMPLE, "open_round": {"finisher": "Anna", "golden12": 1, "hands": {"Ben": {}, "Cleo": {}}}}
+    ),
+    "an open day beyond the deck": json.dumps({**TWELVE_DAYS_EXAMPLE, "open_day": {"played": {"A": "santa", "B": "santa"}}}),
+    "names with joiners and a no-break space": json.dumps(
+        {"game": "auruxxx", "players": ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc"]}
+    ),
+    "an open round": json.dumps({**AURUXXX_EXAMPLE, "open_round": {"happy_man": "Anna", "passes": {"Ben": 3}}}),
+    "an open day": json.dumps({**TWELVE_DAYS_EXAMPLE, "open_day": {"played": {"B": 4}}}),
+}
+"""Records from the audit of hostile input, and the new keys of a backup: each refused or accepted the same way."""
+
+
+@pytest.mark.parametrize("text", HOSTILE_RECORDS.values(), ids=HOSTILE_RECORDS.keys())
+def test_score_and_import_agree_on_every_hostile_record(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str
+) -> None:
+    """`score` exits 2 exactly when the import answers 422, with the same lines; otherwise both print the same record."""
+    outcome = cli_score(strict_runner, text)
+    response = import_json(strict_client, text)
+    assert "Traceback" not in outcome.output
+    if outcome.exit_code == 2:
+        assert response.status_code == 422
+        assert response.get_json() == {"problems": outcome.stderr.splitlines()}
+        assert all(len(line) < 200 for line in outcome.stderr.splitlines())
+        assert game_count(strict_app) == 0 and event_count(strict_app) == 0
+    else:
+        assert outcome.exit_code == 0, outcome.output
+        assert response.status_code == 201
+        exported = strict_client.get(f"/g/{token_from(response.headers['Location'])}/record.json")
+        assert exported.get_data(as_text=True) == outcome.stdout
+
+
+# --- Export keeps the open round or day ---------------------------------------------------------
+
+
+def stored_table(app: Flask, token: str) -> history.Table:
+    """Return what the stored game's history folds to."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        return table_of(game)
+
+
+def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Figure, crosses, finisher and a hand tapped mid-round survive export and import; the copy plays on and undoes."""
+    token = start(plain_client)
+    taps = [
+        ("happy-man", {"round": "0", "player": "Cleo"}),
+        ("pass", {"round": "0", "player": "Anna"}),
+        ("pass", {"round": "0", "player": "Anna"}),
+        ("finish", {"round": "0", "player": "Ben", "golden12": "2"}),
+        ("hand/0", {"round": "0", "action": "save", "cards": "n7 fifty"}),
+    ]
+    for route, form in taps:
+        assert plain_client.post(f"/g/{token}/{route}", data=form).status_code == 303
+    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+    assert exported["rounds"] == []
+    assert exported["open_round"] == {
+        "finisher": "Ben", "golden12": 2, "happy_man": "Cleo", "passes": {"Anna": 2, "Ben": 0, "Cleo": 0},
+        "hands": {"Anna": {"numbers": [7], "fifty": 1, "action": 0, "happy_man": 0, "two": 0, "golden12": 0}},
+    }
+    response = import_json(plain_client, json.dumps(exported))
+    assert response.status_code == 201
+    copy = token_from(response.headers["Location"])
+    assert stored_table(plain_app, copy) == stored_table(plain_app, token)
+    assert plain_client.get(f"/g/{copy}/record.json").get_json() == exported
+    with plain_app.app_context():
+        stored = list(db.session.scalars(select(Event).join(Game).where(Game.token == copy).order_by(Event.seq)))
+    assert [e.kind for e in stored] == ["import", "happy_man", "pass", "pass", "finish", "hand"]
+    assert plain_client.post(f"/g/{copy}/undo", data={"event": str(stored[-1].seq)}).status_code == 303
+    assert "Anna" not in plain_client.get(f"/g/{copy}/record.json").get_json()["open_round"]["hands"]
+    assert plain_client.post(f"/g/{copy}/hand/0", data={"round": "0", "action": "save-points", "points": "57"}).status_code == 303
+    assert plain_client.post(f"/g/{copy}/hand/2", data={"round": "0", "action": "save-points", "points": "8"}).status_code == 303
+    finished = plain_client.get(f"/g/{copy}/record.json").get_json()
+    assert "open_round" not in finished
+    assert finished["result"]["rounds"] == [{"Anna": 67, "Ben": -10, "Cleo": 4}]
+
+
+def test_export_keeps_the_open_day_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Cards revealed on the day being played survive export and import, and the copy finishes the day."""
+    response = plain_client.post("/new/12days", data={"player": ["A", "B", "C"], "action": "start"})
+    token = token_from(response.headers["Location"])
+    for player, card in (("A", "santa"), ("B", "3")):
+        assert plain_client.post(f"/g/{token}/card", data={"day": "0", "player": player, "card": card}).status_code == 303
+    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+    assert exported["open_day"] == {"played": {"A": "santa", "B": 3}}
+    copy = token_from(import_json(plain_client, json.dumps(exported)).headers["Location"])
+    assert stored_table(plain_app, copy) == stored_table(plain_app, token)
+    assert plain_client.post(f"/g/{copy}/card", data={"day": "0", "player": "C", "card": "7"}).status_code == 303
+    assert plain_client.post(f"/g/{copy}/gift", data={"day": "0", "player": "C"}).status_code == 303
+    assert plain_client.get(f"/g/{copy}/record.json").get_json()["result"]["day_points"] == {"A": 0, "B": 0, "C": 1}
+
+
+# --- An import is one transaction -----------------------------------------------------------------
+
+
+def test_an_import_is_one_transaction(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """A failure while the import's changes are written (as a kill would cause) leaves no game, player or event behind."""
+    running = {**AURUXXX_EXAMPLE, "open_round": {"happy_man": "Anna", "passes": {"Ben": 2}}}
+    written: list[int] = []
+
+    def fail_on_the_third_event(mapper: Any, connection: Any, target: Event) -> None:
+        written.append(target.seq)
+        if len(written) == 3:
+            raise RuntimeError("the server died mid-import")
+
+    sqlalchemy.event.listen(Event, "before_insert", fail_on_the_third_event)
+    try:
+        with pytest.raises(RuntimeError, match="mid-import"):
+            import_json(plain_client, json.dumps(running))
+    finally:
+        sqlalchemy.event.remove(Event, "before_insert", fail_on_the_third_event)
+    assert written == [1, 2, 3]
+    with plain_app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+    assert game_count(plain_app) == 0 and event_count(plain_app) == 0
+    assert import_json(plain_client, json.dumps(running)).status_code == 201
+    assert game_count(plain_app) == 1 and event_count(plain_app) == 4

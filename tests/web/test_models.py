@@ -106,7 +106,8 @@ def test_phones_appending_at_once_get_distinct_numbers(app: Flask, game: Game) -
             for n in range(10):
                 holder = table.player_names[phone]
                 append_event(table, "happy_man", {"round": 0, "player": holder}, idempotency_key=f"{phone}-{n}")
-                append_event(table, "happy_man", {"round": 0, "player": holder}, idempotency_key=f"shared-{n}")
+                shared = {"round": 0, "player": table.player_names[n % 3]}  # one tap, resent from every phone
+                append_event(table, "happy_man", shared, idempotency_key=f"shared-{n}")
 
     phones = [threading.Thread(target=tap, args=(phone,)) for phone in range(3)]
     for thread in phones:

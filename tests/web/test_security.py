@@ -11,8 +11,10 @@ import json
 import logging
 import re
 import string
+import time
 
 import flask_migrate
+import itsdangerous
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -417,3 +419,79 @@ def test_the_app_log_never_names_a_game_token(app: Flask, caplog: pytest.LogCapt
         app.logger.error("Exception on %s [%s]", "/g/SecretToken_123/pass", "POST")
     assert "SecretToken_123" not in caplog.text
     assert "/g/…/pass" in caplog.text
+
+
+# --- Caches, HTTPS and refused bodies ------------------------------------------------------------
+
+
+def shows_a_token(response: TestResponse, games: dict[str, Tokens]) -> bool:
+    """Return whether a response's body or headers show any game's edit or read-only token."""
+    text = response.get_data(as_text=True) + "\n".join(f"{name}: {value}" for name, value in response.headers.items())
+    return any(token in text for game in games.values() for token in (game.edit, game.read))
+
+
+def test_every_response_that_carries_a_token_is_never_stored(secure_app: Flask, games: dict[str, Tokens]) -> None:
+    """Issue 12, item 16: sheets, fragments, history, join page, record, live stream and redirects to a game say ``no-store``."""
+    client = secure_app.test_client()
+    game = clone(secure_app, games["auruxxx-fresh"].id)
+    record_text = client.get(f"/g/{game.edit}/record.json").get_data(as_text=True)
+    answers: list[tuple[str, TestResponse]] = [(path, client.get(path, headers=headers)) for path, headers in every_page(secure_app, games)]
+    answers += [
+        ("record", client.get(f"/g/{game.read}/record.json")),
+        ("live", client.get(f"/g/{game.read}/live")),
+        ("tap", client.post(f"/g/{game.edit}/pass", data={"player": "Anna", "round": "0"})),
+        ("new game", client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"})),
+        ("new game, htmx", client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}, headers=HTMX)),
+        ("import", client.post("/import", data=record_text, content_type="application/json")),
+        ("language", client.get(f"/lang/en?next=/g/{game.edit}")),
+    ]
+    carrying = [(name, answer) for name, answer in answers if shows_a_token(answer, games) or "/g/" in answer.headers.get("Location", "")]
+    assert len(carrying) > 50
+    for name, answer in carrying:
+        assert answer.headers.get("Cache-Control") == "no-store", (name, answer.status_code, answer.headers.get("Cache-Control"))
+    assert "no-store" not in client.get("/faq/auruxxx").headers.get("Cache-Control", "")
+
+
+def test_hsts_is_sent_only_when_served_over_https(secure_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12, item 16: ``SESSION_COOKIE_SECURE=1`` (the app behind HTTPS) adds Strict-Transport-Security to every answer."""
+    client = secure_app.test_client()
+    assert "Strict-Transport-Security" not in client.get("/").headers
+    monkeypatch.setitem(secure_app.config, "SESSION_COOKIE_SECURE", True)
+    for path in ("/", "/faq", "/g/no-such-game"):
+        assert client.get(path).headers.get("Strict-Transport-Security") == "max-age=31536000", path
+
+
+def test_a_refused_large_body_closes_the_connection(secure_app: Flask) -> None:
+    """Issue 12, item 16: a 413 says ``Connection: close``, so its unread body is never read as the next request."""
+    client = secure_app.test_client()
+    too_large = b"x" * (int(secure_app.config["MAX_CONTENT_LENGTH"]) + 1)
+    for content_type in ("application/json", "application/x-www-form-urlencoded"):
+        response = client.post("/import", data=too_large, content_type=content_type)
+        assert response.status_code == 413
+        assert response.headers.get("Connection") == "close"
+
+
+# --- CSRF tokens -----------------------------------------------------------------------------------
+
+
+def test_csrf_tokens_do_not_expire_under_a_sheet_left_open_for_an_hour(
+    strict_app: Flask, strict_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12, item 17: a tap from a sheet rendered two hours ago counts; the token is bound to the session instead."""
+    assert strict_app.config["WTF_CSRF_TIME_LIMIT"] is None
+    form = strict_client.get("/new/auruxxx").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert csrf
+    started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
+    assert started.status_code == 303
+    sheet_path = started.headers["Location"]
+    two_hours_ago = int(time.time()) - 2 * 60 * 60
+    with monkeypatch.context() as then:
+        then.setattr(itsdangerous.timed.TimestampSigner, "get_timestamp", lambda self: two_hours_ago)
+        sheet = strict_client.get(sheet_path).get_data(as_text=True)
+    old = re.search(r'name="csrf_token" value="([^"]+)"', sheet)
+    assert old
+    signed_at = itsdangerous.URLSafeTimedSerializer(strict_app.secret_key, salt="wtf-csrf-token").loads(old.group(1), return_timestamp=True)[1]
+    assert time.time() - signed_at.timestamp() > 60 * 60
+    tapped = strict_client.post(f"{sheet_path}/pass", data={"player": "Anna", "round": "0", "csrf_token": old.group(1)})
+    assert tapped.status_code == 303, tapped.get_data(as_text=True)[-500:]

@@ -211,15 +211,24 @@ def test_correcting_a_day_moves_the_pot_and_a_refusal_keeps_the_form(plain_app: 
 
 
 def test_a_stale_day_correction_is_refused_with_the_day_as_it_stands(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
-    """Two phones correcting the same day: the second is told the day changed (409) and nothing is overwritten."""
+    """Two phones correcting the same day: the second gets 409, its own entries and the day as it stands; nothing is overwritten."""
     post(plain_client, token, "taken", day="0", player="A")
     form = plain_client.get(f"/g/{token}/days/1/correct", headers=EN).get_data(as_text=True)
     seen = re.search(r'name="seen" value="(\d+)"', form)
     assert seen is not None
     assert post(plain_client, token, "days/1/correct", mode="taken", taken_by="B", seen=seen.group(1)).status_code == 303
     before = event_count(plain_app)
-    stale = post(plain_client, token, "days/1/correct", mode="taken", taken_by="C", seen=seen.group(1))
+    stale = post(
+        plain_client, token, "days/1/correct", mode="played", seen=seen.group(1), **{"card-0": "4", "card-1": "7", "card-2": "9"}
+    )
     assert stale.status_code == 409
+    assert problems(stale) == [
+        "Someone else changed this day meanwhile. What you entered is still in the form; "
+        "compare it with how the day stands now and save again."
+    ]
+    page = stale.get_data(as_text=True)
+    assert '<option value="7" selected>' in page and 'name="mode" value="played" checked' in page
+    assert "<p>Only who took it: B</p>" in page
     assert event_count(plain_app) == before
     assert record.scored(stored(plain_app, token).game)["result"]["totals"]["B"] == 1
 

@@ -1,0 +1,35 @@
+"""Gunicorn's hooks for Tischblock: a request with a body larger than the app takes is answered on a closing connection.
+
+The app refuses such a body unread (413) and says ``Connection: close``. Gunicorn drops
+the hop-by-hop headers an app sets, so on its own it would answer "keep-alive" and then
+find the unread bytes where the next request on that connection should begin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config import Config
+
+
+def declared_length(headers: list[tuple[str, str]]) -> int | None:
+    """Return the body length a request's headers declare, if they declare one that is a number.
+
+    >>> declared_length([("HOST", "x"), ("CONTENT-LENGTH", "600000")])
+    600000
+    >>> declared_length([("CONTENT-LENGTH", "many")]) is None
+    True
+    """
+    for name, value in headers:
+        if name == "CONTENT-LENGTH":
+            value = value.strip()
+            return int(value) if value.isascii() and value.isdigit() else None
+    return None
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    """Close the connection after answering a request whose declared body is over ``MAX_CONTENT_LENGTH``."""
+    worker.log.debug("%s %s", req.method, req.path)
+    length = declared_length(req.headers)
+    if length is not None and length > Config.MAX_CONTENT_LENGTH:
+        req.force_close()

@@ -1,0 +1,91 @@
+"""The browser's offline search finds what the server finds: the same questions through both, their top 3 compared.
+
+static/js/faq-offline.js, the very file the FAQ page loads, runs here in node on the index the
+server ships (``Index.offline()``); tests/browser/test_faq_offline.py shows it answering in Chromium.
+``make faq-eval`` prints the same agreement.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from faq.content import load
+from faq.search import Index
+
+HERE = Path(__file__).resolve().parent
+RUNNER = HERE / "offline_search.js"
+QUESTIONS = HERE / "questions.toml"
+AGREEMENT_REQUIRED = 0.95
+
+
+@pytest.fixture(scope="module")
+def index() -> Index:
+    return Index(load())
+
+
+def offline_top(index: Index, asked: list[dict[str, str]], limit: int = 3) -> list[list[str]]:
+    """Return the ids the offline search finds for each question, run by node on the shipped index."""
+    node = shutil.which("node")
+    assert node, "node is needed to run the offline search (the Makefile installs it with npm)"
+    data = json.dumps({"index": index.offline(), "asked": asked, "limit": limit})
+    done = subprocess.run([node, str(RUNNER)], input=data, capture_output=True, text=True, timeout=120, check=True)
+    found: list[list[str]] = json.loads(done.stdout)
+    return found
+
+
+def agreement(index: Index, asked: list[dict[str, str]], limit: int = 3) -> tuple[float, list[str]]:
+    """Return the share of questions whose top results are the same, in the same order, and the differences."""
+    offline = offline_top(index, asked, limit)
+    differences = []
+    for question, other in zip(asked, offline, strict=True):
+        server = [hit.entry.id for hit in index.search(question["q"], game=question["game"], lang=question["lang"], limit=limit)]
+        if server != other:
+            differences.append(f"{question['game']}/{question['lang']} {question['q']!r}: server {server}, offline {other}")
+    return 1 - len(differences) / len(asked), differences
+
+
+def test_offline_search_agrees_with_the_server_on_the_question_set(index: Index) -> None:
+    raw = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
+    asked = [{"game": q["game"], "lang": q["lang"], "q": q["q"]} for q in raw]
+    rate, differences = agreement(index, asked)
+    print(f"offline and server top 3 agree on {rate:.1%} of {len(asked)} questions")
+    assert rate >= AGREEMENT_REQUIRED, "\n".join(differences)
+
+
+def misspelt(word: str, rng: random.Random) -> str:
+    """Return a word with one letter dropped, added, changed or swapped with its neighbour."""
+    at = rng.randrange(len(word))
+    kind = rng.randrange(4)
+    if kind == 0:
+        return word[:at] + word[at + 1:]
+    if kind == 1:
+        return word[:at] + rng.choice("aeinorstuäöü") + word[at:]
+    if kind == 2:
+        return word[:at] + rng.choice("aeilmnorstu") + word[at + 1:]
+    return word[:at] + word[at + 1:at + 2] + word[at] + word[at + 2:] if at + 1 < len(word) else word
+
+
+def test_offline_search_agrees_on_misspelt_half_typed_and_run_together_words(index: Index) -> None:
+    """Words from the entries, misspelt, cut off mid-word, run together or shouted, in every section."""
+    rng = random.Random(13)
+    vocabulary: dict[tuple[str, str], list[str]] = {}
+    for entry in index.entries:
+        vocabulary.setdefault((entry.game, entry.lang), []).extend(re.findall(r"[\w+-]+", f"{entry.question} {entry.answer}"))
+    asked = []
+    for _ in range(400):
+        game, lang = rng.choice(sorted(vocabulary))
+        chosen = [rng.choice(vocabulary[(game, lang)]) for _ in range(rng.randint(1, 5))]
+        chosen = [misspelt(w, rng) if len(w) > 2 and rng.random() < 0.4 else w for w in chosen]
+        chosen[-1] = chosen[-1][: rng.randint(1, len(chosen[-1]))] if rng.random() < 0.3 else chosen[-1]
+        query = rng.choice([" ", " ", "", "-"]).join(chosen)
+        asked.append({"game": game, "lang": lang, "q": query.upper() if rng.random() < 0.2 else query})
+    rate, differences = agreement(index, asked, limit=10)
+    assert rate >= AGREEMENT_REQUIRED, "\n".join(differences)
