@@ -174,6 +174,53 @@ def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index
     return then != now
 
 
+def revealed_on(events: Sequence[TableEvent], index: int) -> list[int]:
+    """Return the changes that revealed a card on 12 Days day ``index`` (or gave it away) and still count.
+
+    Undoing them, newest first, leaves the day as if nobody had revealed anything: what
+    quick mode needs before it can note who takes the day.
+
+    >>> revealed_on([TableEvent(1, "card", {"day": 0, "player": "A", "card": 3}),
+    ...              TableEvent(2, "card", {"day": 0, "player": "B", "card": 5}),
+    ...              TableEvent(3, "undo", {"event": 2})], 0)
+    [1]
+    """
+    return [
+        event.seq for event in effective(events)
+        if event.kind in ("card", "gift") and isinstance(event.payload, Mapping) and event.payload.get("day") == index
+    ]
+
+
+def hand_of(table: Table, player: str, index: int | None = None) -> auruxxx.Hand | tuple[twelve_days.Card, ...] | None:
+    """Return a player's hand as entered so far: AURUXXX in round ``index`` (open or finished), 12 Days the final hand."""
+    if isinstance(table, TwelveDaysTable):
+        return table.hands.get(player)
+    if table.current is not None and table.current.index == index:
+        return table.current.hands.get(player)
+    finished = finished_part(table, index if index is not None else -1)
+    if isinstance(finished, auruxxx.Round) and finished.finisher != player:
+        return finished.hand_of(player)
+    return None
+
+
+def hand_changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], player: str, index: int | None, seen: int) -> bool:
+    """Return whether a player's hand now differs from how it stood after change ``seen``: the keypad's version check.
+
+    The same check as a correction's (``changed_since``), for what a keypad edits: another
+    phone that saved this hand after the keypad opened makes saving it a choice, never a
+    silent overwrite; taps about anything else leave the keypad valid.
+
+    >>> setup = {"game": "auruxxx", "players": ["Anna", "Ben", "Cleo"]}
+    >>> taps = [TableEvent(1, "finish", {"round": 0, "player": "Ben", "golden12": 1}),
+    ...         TableEvent(2, "hand", {"round": 0, "player": "Anna", "hand": {"points": 6}}),
+    ...         TableEvent(3, "hand", {"round": 0, "player": "Cleo", "hand": {"points": 4}})]
+    >>> hand_changed_since(setup, taps, "Anna", 0, 1), hand_changed_since(setup, taps, "Anna", 0, 2)
+    (True, False)
+    """
+    then = hand_of(fold(setup, [event for event in events if event.seq <= seen]), player, index)
+    return then != hand_of(fold(setup, events), player, index)
+
+
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table:
     """Return the game the events add up to, or raise Illegal naming what went wrong.
 

@@ -17,12 +17,15 @@ from werkzeug.wrappers import Response
 
 from models import Game, history_of, table_of
 from rules import auruxxx, points, record
-from rules.history import AuruxxxTable, OpenRound, finished_part, fold, last_change
+from rules.history import AuruxxxTable, OpenRound, finished_part, fold, hand_of, last_change
 from rules.problems import readable
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.scoreboard import Row, Scoreboard
-from views.table import form_seen, game_or_404, is_integer, is_whole, new_key, record_correction, record_tap
+from views.table import (
+    draft_key, draft_of, drop_draft, form_seen, game_or_404, is_integer, is_whole, keep_draft, keypad_seen, new_key,
+    record_correction, record_hand, record_tap,
+)
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -297,31 +300,53 @@ def _tokens() -> tuple[list[str], list[str]]:
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
 def hand(token: str, seat: int) -> Response:
-    """Enter a player's hand card by card (or as a counted total), then record it."""
+    """Enter a player's hand card by card (or as a counted total), then record it.
+
+    The keypad remembers the change it was opened at (``seen``): if another phone saves this
+    hand meanwhile, saving asks whether to keep theirs or replace it. Cards tapped but not
+    saved are kept on this phone, so a reload loses none.
+    """
     game = game_or_404(token)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
-    table = table_of(game)
+    history = history_of(game)
+    table = fold(game.setup, history)
     assert isinstance(table, AuruxxxTable)
     if table.current is None or table.current.finisher is None or player == table.current.finisher:
         return redirect(url_for("games.sheet", token=game.token), code=303)
+    draft = draft_key(game, seat, table.current.index)
+    newest = history[-1].seq if history else 0
     tokens: list[str] = []
     typed = ""
     problems: list[str] = []
+    status = 200
+    restored = False
     if request.method == "GET":
-        entered = table.current.hands.get(player)
-        if isinstance(entered, auruxxx.Cards):
-            tokens = tokens_from_cards(entered)
-        elif isinstance(entered, auruxxx.CountedHand):
-            typed = str(entered.points)
+        seen: int | None = newest
+        kept = draft_of(draft)
+        if kept is not None:
+            tokens = [t for t in str(kept.get("cards", "")).split() if t in CARD_TOKENS][:MAX_HAND_CARDS]
+            typed = str(kept.get("points", ""))
+            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else newest
+            restored = True
+        else:
+            entered = table.current.hands.get(player)
+            if isinstance(entered, auruxxx.Cards):
+                tokens = tokens_from_cards(entered)
+            elif isinstance(entered, auruxxx.CountedHand):
+                typed = str(entered.points)
     else:
         tokens, strangers = _tokens()
         typed = request.form.get("points", "").strip()
+        seen = keypad_seen()
         action = request.form.get("action", "")
         if strangers:
             stranger = readable(strangers[0])
             problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
+        elif action == "discard":
+            drop_draft(draft)
+            return _back_to_sheet(game)
         elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
         elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
@@ -336,23 +361,43 @@ def hand(token: str, seat: int) -> Response:
             else:
                 hand_json = record.serialise_auruxxx_hand(cards_from_tokens(tokens))
             if not problems:
-                problems = record_tap(
-                    game, "hand", {"round": _round(), "player": player, "hand": hand_json}
+                index = _round()
+                problems, status = record_hand(
+                    game, {"round": index, "player": player, "hand": hand_json}, player=player, index=index, seen=seen
                 )
-            if not problems:
+            if status == 200 and not problems:
+                drop_draft(draft)
                 return _back_to_sheet(game)
+        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
+    current = table.current
+    theirs: str | None = None
+    if status == 409:
+        history = history_of(game)
+        table = fold(game.setup, history)
+        assert isinstance(table, AuruxxxTable)
+        saved = hand_of(table, player, _round())
+        theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if isinstance(saved, auruxxx.Hand) else "–"
+        seen = history[-1].seq if history else 0
+        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
     cards = cards_from_tokens(tokens)
+    total = whole(auruxxx.hand_points(cards, table.game.house_rules))
+    counted = request.form.get("action") == "save-points" or (not tokens and typed)
     return page_or_fragment(
         "auruxxx/hand.html",
         "keypad",
-        status=422 if problems else 200,
+        status=status if status == 409 else (422 if problems else 200),
         game=game,
         player=player,
         seat=seat,
-        current=table.current,
+        current=current,
         tokens=tokens,
         typed=typed,
-        total=whole(auruxxx.hand_points(cards, table.game.house_rules)),
+        seen=seen,
+        restored=restored,
+        theirs=theirs,
+        resave=request.form.get("action", "save"),
+        mine=typed if counted else total,
+        total=total,
         keypad=KEYPAD_CARDS,
         problems=problems,
         new_key=new_key,

@@ -17,12 +17,12 @@ from werkzeug.wrappers import Response
 
 from models import Game, history_of, table_of
 from rules import points, record, twelve_days
-from rules.history import TwelveDaysTable, finished_part, fold, last_change
+from rules.history import TwelveDaysTable, finished_part, fold, last_change, revealed_on
 from rules.twelve_days import Card, Variant
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.scoreboard import Row, Scoreboard
-from views.table import form_seen, game_or_404, is_whole, new_key, record_correction, record_tap
+from views.table import form_seen, game_or_404, is_whole, new_key, record_correction, record_tap, tap_key
 
 bp = Blueprint("twelve_days", __name__)
 
@@ -250,6 +250,25 @@ def give_day(token: str) -> Response:
     game = game_or_404(token)
     payload = {"day": _day(_variant(game).days), "player": _player(game)}
     return after_tap(game, record_tap(game, "gift", payload))
+
+
+@bp.post("/g/<token>/clear-day")
+def clear_day(token: str) -> Response:
+    """Quick mode after cards were revealed: take today's cards back in one tap, each as an undo in the history."""
+    game = game_or_404(token)
+    index = _day(_variant(game).days)
+    history = history_of(game)
+    table = fold(game.setup, history)
+    assert isinstance(table, TwelveDaysTable)
+    if table.current is None or table.current.index != index:
+        return after_tap(game, [gettext("Only the cards of the day being played can be cleared.")])
+    base = tap_key()[:50]
+    problems: list[str] = []
+    for seq in reversed(revealed_on(history, index)):
+        problems = record_tap(game, "undo", {"event": seq}, key=f"{base}:{seq}")
+        if problems:
+            break
+    return after_tap(game, problems)
 
 
 @bp.post("/g/<token>/taken")

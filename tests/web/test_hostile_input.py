@@ -53,6 +53,7 @@ WRITE_ENDPOINTS = (
     "games.undo",
     "join.card",
     "join.new_address",
+    "twelve_days.clear_day",
     "twelve_days.correct_day",
     "twelve_days.final_hand",
     "twelve_days.give_day",
