@@ -22,7 +22,10 @@ from rules.twelve_days import Card, Variant
 from views.changes import describe_event
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
 from views.scoreboard import Row, Scoreboard
-from views.table import form_seen, game_or_404, is_whole, new_key, record_correction, record_tap, tap_key
+from views.table import (
+    draft_key, draft_of, drop_draft, form_seen, game_or_404, is_whole, keep_draft, keypad_seen, new_key, record_correction,
+    record_hand, record_tap, tap_key,
+)
 
 bp = Blueprint("twelve_days", __name__)
 
@@ -282,36 +285,65 @@ def take_day(token: str) -> Response:
 
 @bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
 def final_hand(token: str, seat: int) -> Response:
-    """Enter a player's final hand as counts per value, then record it."""
+    """Enter a player's final hand as counts per value, then record it.
+
+    As on the AURUXXX keypad: a hand another phone saved meanwhile makes saving a choice,
+    and counts not saved yet survive a reload on this phone.
+    """
     game = game_or_404(token)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
     variant = _variant(game)
-    table = table_of(game)
+    history = history_of(game)
+    table = fold(game.setup, history)
     assert isinstance(table, TwelveDaysTable)
+    draft = draft_key(game, seat)
     counts: Counter[str] = Counter()
     problems: list[str] = []
+    status = 200
+    restored = False
     if request.method == "GET":
-        counts = Counter(card_token(card) for card in table.hands.get(player, ()))
+        kept = draft_of(draft)
+        seen: int | None = history[-1].seq if history else 0
+        if kept is not None:
+            counts = Counter({token: int(count) for token, count in kept.get("counts", {}).items() if isinstance(count, int)})
+            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else seen
+            restored = True
+        else:
+            counts = Counter(card_token(card) for card in table.hands.get(player, ()))
     else:
+        seen = keypad_seen()
         for card in variant.cards:
             value = request.form.get(f"count-{card_token(card)}", "0")
             counts[card_token(card)] = min(int(value), variant.copies(card)) if is_whole(value) else 0
         action = request.form.get("action", "")
         verb, _, target = action.partition(":")
+        if action == "discard":
+            drop_draft(draft)
+            return go_to(url_for("games.sheet", token=game.token))
         if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
             counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
         elif action == "save":
             cards = [parse_card(token) for token, count in counts.items() for _ in range(count)]
-            problems = record_tap(game, "hand", {"player": player, "cards": cards})
-            if not problems:
+            problems, status = record_hand(game, {"player": player, "cards": cards}, player=player, index=None, seen=seen)
+            if status == 200:
+                drop_draft(draft)
                 return go_to(url_for("games.sheet", token=game.token))
+        if status == 409:
+            history = history_of(game)
+            seen = history[-1].seq if history else 0
+        keep_draft(draft, {"counts": {token: count for token, count in counts.items() if count}, "seen": seen})
+    theirs = None
+    if status == 409:
+        now = fold(game.setup, history)
+        assert isinstance(now, TwelveDaysTable)
+        theirs = " ".join(card_label(card) for card in sorted(now.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
     held = sum(counts.values())
     return page_or_fragment(
         "twelve_days/hand.html",
         "hand",
-        status=422 if problems else 200,
+        status=status if status == 409 else (422 if problems else 200),
         game=game,
         player=player,
         seat=seat,
@@ -321,6 +353,9 @@ def final_hand(token: str, seat: int) -> Response:
         ],
         held=held,
         hand_size=variant.hand_size,
+        seen=seen,
+        theirs=theirs,
+        restored=restored,
         problems=problems,
         new_key=new_key,
         count_text=ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),

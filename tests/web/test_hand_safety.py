@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Flask
@@ -11,6 +12,7 @@ from werkzeug.test import TestResponse
 from sqlalchemy import select
 
 from models import Game, db, table_of
+from tests.examples import twelve_days
 from tests.web.states import auruxxx_finisher_known
 
 EN = {"Accept-Language": "en"}
@@ -91,3 +93,29 @@ def test_cards_tapped_but_not_saved_survive_a_reload_on_that_phone_only(plain_ap
     saved = anna.post(f"/g/{token}/hand/0", data={"round": "0", "seen": seen, "cards": cards, "action": "save"})
     assert saved.status_code == 303
     assert "Not saved yet" not in anna.get(f"/g/{token}/hand/0", headers=EN).get_data(as_text=True)
+
+
+def counts_form(seen: str, cards: list[int], action: str = "save") -> dict[str, str]:
+    """Return the 12 Days final-hand form for these cards."""
+    form = {"seen": seen, "action": action}
+    for card in set(cards):
+        form[f"count-{card}"] = str(cards.count(card))
+    return form
+
+
+def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app: Flask) -> None:
+    anna, ben = plain_app.test_client(), plain_app.test_client()
+    answer = anna.post("/import", data=json.dumps(twelve_days(hands=False)), content_type="application/json")
+    token = str(answer.json["location"]).rsplit("/", 1)[-1]  # type: ignore[index]
+    opened = seen_of(anna.get(f"/g/{token}/final-hand/0"))
+    theirs = [12, 12, 12, 12, 11, 11, 9, 9, 7, 7, 6, 5]
+    mine = [12, 12, 12, 12, 11, 11, 9, 9, 7, 7, 6, 4]
+    assert ben.post(f"/g/{token}/final-hand/0", data=counts_form(seen_of(ben.get(f"/g/{token}/final-hand/0")), theirs)).status_code == 303
+    clash = anna.post(f"/g/{token}/final-hand/0", data=counts_form(opened, mine), headers=EN)
+    assert clash.status_code == 409
+    assert "Another phone saved the hand of Anna meanwhile: 12 12 12 12 11 11 9 9 7 7 6 5." in clash.get_data(as_text=True)
+    assert anna.post(f"/g/{token}/final-hand/0", data=counts_form(seen_of(clash), mine)).status_code == 303
+    with plain_app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        assert sorted(table_of(game).hands["Anna"]) == sorted(mine)  # type: ignore[union-attr]
