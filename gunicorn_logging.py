@@ -17,10 +17,11 @@ ENCODED = r"%(?:25)*"
 """A percent sign, itself percent-encoded any number of times (``%``, ``%25``, ``%2525`` ...)."""
 SLASH = rf"(?:/|{ENCODED}2F)"
 DOT = rf"(?:\.|{ENCODED}2E)"
-G = rf"(?:g|{ENCODED}[46]7)"
+G = rf"(?:[gt]|{ENCODED}[46]7|{ENCODED}[57]4)"
+"""The ``g`` of a game's address (``/g/<token>``) or the ``t`` of a table's (``/t/<token>``), either case, maybe encoded."""
 TOKEN_CHARACTER = rf"(?:[A-Za-z0-9_-]|{ENCODED}[0-9A-F]{{2}})"
 GAME_ADDRESS = re.compile(rf"({SLASH}{G}(?:{DOT}*+{SLASH})++){TOKEN_CHARACTER}+", re.IGNORECASE)
-"""A game's address: ``/g/`` and a token, each character of it written plainly or percent-encoded.
+"""A game's or a table's address: ``/g/`` or ``/t/`` and a token, each character written plainly or percent-encoded.
 
 The server decodes a path before routing it, so ``/%67/<token>``, ``//g//<token>`` or a
 token typed as ``%41%62...`` open the same game as ``/g/<token>``; in a ``next=`` parameter
@@ -40,6 +41,8 @@ def redact(text: str) -> str:
     'GET /language/en?next=%2Fg%2F… HTTP/1.1'
     >>> redact("GET /faq?q=g HTTP/1.1")
     'GET /faq?q=g HTTP/1.1'
+    >>> redact("GET /t/Tab_1/tv HTTP/1.1"), redact("GET /theme/dark?next=/static/x HTTP/1.1")
+    ('GET /t/…/tv HTTP/1.1', 'GET /theme/dark?next=/static/x HTTP/1.1')
     >>> redact("GET /%67/%41b-c_1/pass HTTP/1.1")
     'GET /%67/…/pass HTTP/1.1'
     """
