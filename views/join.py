@@ -69,7 +69,7 @@ def card(token: str) -> Response:
     problems: list[str] = []
     status = 200
     if request.method == "POST":
-        name = " ".join(request.form.get("name", "").split())
+        name = " ".join("".join(c for c in request.form.get("name", "") if c.isprintable() or c.isspace()).split())
         if len(name) > NAME_MAX_LENGTH:
             problems = [gettext("A table's name has at most %(n)s characters.", n=NAME_MAX_LENGTH)]
             status = 422
