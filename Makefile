@@ -11,16 +11,18 @@ RUNTIME_STAMP := $(VENV)/.installed-runtime
 DEV_STAMP := $(VENV)/.installed-dev
 NPM_STAMP := node_modules/.installed
 HTMX := node_modules/htmx.org/dist
-VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js
+WORKBOX_MODULES := core routing strategies precaching expiration
+VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBOX_MODULES),static/vendor/workbox/workbox-$(m).prod.js)
+ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium postgresql faq-eval bench
+.PHONY: run test messages chromium postgresql rsvg-convert faq-eval bench
 
-run: $(RUNTIME_STAMP) $(VENDOR) $(CATALOGS)
+run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 	$(FLASK) db upgrade
 	$(BIN)/python serve.py
 
-test: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium postgresql
+test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy
 	$(BIN)/pytest
 
@@ -45,6 +47,20 @@ static/vendor/hx-sse.js: $(NPM_STAMP)
 	mkdir -p static/vendor
 	cp $(HTMX)/ext/hx-sse.js $@
 
+# Workbox for the service worker: its prebuilt modules, loaded by static/sw.js with importScripts.
+static/vendor/workbox/workbox-%.prod.js: $(NPM_STAMP)
+	mkdir -p static/vendor/workbox
+	cp node_modules/workbox-$*/build/workbox-$*.prod.js $@
+
+# The app icons as PNG, drawn from the SVGs (the home screen and the splash screen want PNG).
+static/generated/icons/tischblock-%.png: static/icons/tischblock.svg | rsvg-convert
+	mkdir -p $(@D)
+	rsvg-convert --width $* --height $* --output $@ $<
+
+static/generated/icons/tischblock-maskable-%.png: static/icons/tischblock-maskable.svg | rsvg-convert
+	mkdir -p $(@D)
+	rsvg-convert --width $* --height $* --output $@ $<
+
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(RUNTIME_STAMP)
 	$(BIN)/pybabel compile -d translations -l $*
 
@@ -59,6 +75,12 @@ chromium:
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
 	fi
 
+rsvg-convert:
+	@if ! command -v rsvg-convert >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y librsvg2-bin; \
+	fi
+
 # The system tests (tests/system) run the app against a throwaway PostgreSQL 15 cluster.
 postgresql:
 	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
@@ -67,7 +89,7 @@ postgresql:
 	fi
 
 # Tap-to-other-phone latency under gunicorn (two Chromium phones), and the FAQ search latency.
-bench: $(DEV_STAMP) $(VENDOR) $(CATALOGS) chromium
+bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/faq.py --latency
 

@@ -12,7 +12,9 @@ from config import Config, apply_instance_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import auruxxx_sheet, errors, faq, games, home, join, language, live, security, table, theme, twelve_days_sheet
+from views import (
+    assets, auruxxx_sheet, errors, faq, games, home, join, language, live, pwa, security, table, theme, twelve_days_sheet,
+)
 
 
 
@@ -42,6 +44,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     init_limiter(app)
 
     app.register_blueprint(security.bp)
+    app.register_blueprint(assets.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
@@ -53,6 +56,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)
+    app.register_blueprint(pwa.bp)
     faq.init_app(app)
     app.cli.add_command(score_command)
     return app

@@ -1,58 +1,120 @@
-// Tischblock's service worker: keeps the rules FAQ (pages, search index, styles) for use without a network.
-// Score sheets always go to the network: a stale sheet would show wrong points.
-const CACHE = "tischblock-faq-v3";
-const PRECACHE = [
-  "/faq",
-  "/faq/auruxxx",
-  "/faq/12days",
-  "/faq/offline-index.json",
-  "/static/css/app.css",
-  "/static/js/app.js",
-  "/static/js/faq-offline.js",
-  "/static/vendor/htmx.min.js",
-  "/static/icons/tischblock.svg",
-];
+// Tischblock's service worker: the app without a network.
+// The server puts self.TISCHBLOCK in front of this file (views/pwa.py): the Workbox modules to
+// load, the files to keep (fingerprinted, so a new version has new addresses), the pages to warm
+// and the offline page.
+//
+// - Static files and the offline page: kept at install, served from the phone.
+// - Score sheets: from the network; the last copy of each is kept, and shown when the network is
+//   gone (the page itself then says "offline – as of 21:14").
+// - The rules FAQ and the front page: from the network, warmed at install, kept for offline use.
+// - Any other page without a network: the offline page, never the browser's error page.
+// - Taps (POST) always go to the network: the sheet's own script keeps the ones that fail
+//   (static/js/outbox.js).
+// A new worker takes over at once; pages are fetched from the network first, and every static
+// file address carries its content's fingerprint, so nobody is left with old files.
 
-// Every answer page too, so a search result opened without a network still shows its answer.
-async function precache() {
-  const cache = await caches.open(CACHE);
-  await cache.addAll(PRECACHE);
-  const index = await (await fetch("/faq/offline-index.json")).json();
-  const pages = [...new Set(index.entries.map((entry) => `/faq/${entry.game}/${entry.id}`))];
-  await cache.addAll(pages);
-}
+const settings = self.TISCHBLOCK;
+importScripts(...settings.workbox);
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+const { precaching, routing, strategies, expiration } = workbox;
+
+const PAGES = "tischblock-pages";
+const SHEETS = "tischblock-sheets";
+const KEPT_SHEETS = 40;
+const NETWORK_SECONDS = 5;
+// A page the network has not delivered within this time comes from the phone, when it has one.
+
+self.skipWaiting();
+workbox.core.clientsClaim();
+
+precaching.precacheAndRoute(settings.precache);
+precaching.cleanupOutdatedCaches();
+
+// One copy per address, the last one seen. Pages vary by language and by htmx's header, but only
+// whole pages are kept here, and a copy that kept its Vary would sit beside the newer one.
+const lastCopyOnly = {
+  cacheWillUpdate: async ({ response }) => {
+    if (!response || response.status !== 200) return null;
+    const headers = new Headers(response.headers);
+    headers.delete("Vary");
+    return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+  },
+};
+const pages = new strategies.NetworkFirst({
+  cacheName: PAGES,
+  networkTimeoutSeconds: NETWORK_SECONDS,
+  plugins: [lastCopyOnly],
+});
+const sheets = new strategies.NetworkFirst({
+  cacheName: SHEETS,
+  networkTimeoutSeconds: NETWORK_SECONDS,
+  plugins: [lastCopyOnly, new expiration.ExpirationPlugin({ maxEntries: KEPT_SHEETS })],
 });
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
+function sameSite(url) {
+  return url.origin === self.location.origin;
+}
+
+// A whole sheet (not the piece htmx asks for when another phone tapped), at either of its addresses.
+function isSheet({ request, url }) {
+  return sameSite(url) && /^\/g\/[^/]+$/.test(url.pathname) && request.headers.get("HX-Request") !== "true";
+}
+
+function isKeptPage({ request, url }) {
+  return (
+    sameSite(url) &&
+    request.headers.get("HX-Request") !== "true" &&
+    settings.pages.includes(url.pathname)
   );
-});
-
-function keepsOffline(url) {
-  return url.origin === self.location.origin && (url.pathname.startsWith("/faq") || url.pathname.startsWith("/static/"));
 }
 
-self.addEventListener("fetch", (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || !keepsOffline(url) || url.pathname === "/faq/search") {
-    return;
+function isStaticFile({ url }) {
+  return sameSite(url) && url.pathname.startsWith(settings.staticPrefix);
+}
+
+routing.registerRoute(isSheet, sheets);
+routing.registerRoute(isKeptPage, pages);
+routing.registerRoute(isStaticFile, new strategies.NetworkOnly());
+// Every other page, and every form sent as a page, goes to the network through here, so that a
+// failure ends on the offline page.
+const isPage = ({ request }) => request.mode === "navigate";
+routing.registerRoute(isPage, new strategies.NetworkOnly());
+routing.registerRoute(isPage, new strategies.NetworkOnly(), "POST");
+
+// A sheet kept by an earlier version asks for its files under their old fingerprints: without a
+// network it gets the version this worker keeps.
+async function keptVersionOf(url) {
+  const cache = await caches.open(workbox.core.cacheNames.precache);
+  const key = (await cache.keys()).find((request) => new URL(request.url).pathname === url.pathname);
+  return key ? cache.match(key) : undefined;
+}
+
+routing.setCatchHandler(async ({ request, url }) => {
+  if (request.destination === "document") {
+    return (await precaching.matchPrecache(settings.offlinePage)) || Response.error();
   }
-  // Network first, so answers stay current; the cached copy when the network is gone.
-  event.respondWith(
-    fetch(event.request)
-      .then((response) => {
-        if (response.ok) {
-          const copy = response.clone();
-          caches.open(CACHE).then((cache) => cache.put(event.request, copy));
-        }
-        return response;
-      })
-      .catch(() => caches.match(event.request, { ignoreVary: true }).then((cached) => cached || Response.error())),
+  if (isStaticFile({ url })) {
+    return (await keptVersionOf(url)) || Response.error();
+  }
+  return Response.error();
+});
+
+// Warm the pages at install, so the rules answer offline even before they were opened.
+// A page that fails to load now is fetched when it is opened; it does not stop the install.
+self.addEventListener("install", (event) => {
+  const warming = settings.pages.map((url) => {
+    const [, done] = pages.handleAll({ event, request: new Request(url, { credentials: "same-origin" }) });
+    return done;
+  });
+  event.waitUntil(Promise.allSettled(warming));
+});
+
+// Caches of earlier versions of this worker (not Workbox's own) go when the new one takes over.
+self.addEventListener("activate", (event) => {
+  const current = new Set([PAGES, SHEETS]);
+  event.waitUntil(
+    caches.keys().then((names) =>
+      Promise.all(names.filter((name) => name.startsWith("tischblock-") && !current.has(name)).map((name) => caches.delete(name))),
+    ),
   );
 });

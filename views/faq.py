@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, send_from_directory
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 
@@ -154,11 +154,3 @@ def search() -> BaseResponse:
 def offline_index() -> Response:
     """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network."""
     return jsonify(index().offline())
-
-
-@bp.get("/sw.js")
-def service_worker() -> Response:
-    """Serve the service worker from the site's root so it may keep the FAQ for offline use."""
-    response = send_from_directory(current_app.static_folder or "static", "sw.js", mimetype="text/javascript", max_age=0)
-    response.headers["Service-Worker-Allowed"] = "/"
-    return response

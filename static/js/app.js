@@ -1,9 +1,10 @@
-// Tischblock's own script: the offline FAQ's service worker, and a live sheet that never
-// pulls the rug from under a thumb.
+// Tischblock's own script: the service worker that keeps the app for offline use, and a live
+// sheet that never pulls the rug from under a thumb.
 
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+    // Always ask the server for a new worker (and the Workbox files it loads), never a browser cache.
+    navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(() => {});
   });
 }
 
@@ -13,6 +14,15 @@ document.addEventListener("DOMContentLoaded", () => {
   const live = document.getElementById("live");
   if (live && window.htmx && !(live._htmx && live._htmx.sse)) {
     window.htmx.process(live);
+  }
+});
+
+// A sheet opened without a network could not connect its live stream; connect it when the
+// network is back (a stream that was connected reconnects by itself).
+window.addEventListener("online", () => {
+  const live = document.getElementById("live");
+  if (live && window.htmx && live._htmx && live._htmx.initialized && !live._htmx.sse) {
+    window.htmx.ajax("GET", live.getAttribute("hx-sse:connect"), { source: live });
   }
 });
 
@@ -46,4 +56,36 @@ document.addEventListener(
 
 document.addEventListener("htmx:after:swap", () => {
   refreshWaiting = false;
+});
+
+// The phone keeps the last copy of each sheet for offline use (static/sw.js). A sheet that changed
+// on the page (a tap here, or on another phone) is fetched once more after a quiet moment, so
+// the kept copy is the state this phone last saw, not the one it was opened with.
+const KEEP_AFTER_MS = 3_000;
+let keepTimer = null;
+
+document.addEventListener("htmx:after:swap", () => {
+  const sheet = document.getElementById("sheet");
+  if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => {
+    if (navigator.onLine) fetch(sheet.getAttribute("hx-get"), { credentials: "same-origin" }).catch(() => {});
+  }, KEEP_AFTER_MS);
+});
+
+// A form that cannot reach the server says so where it was sent from, instead of doing nothing.
+// (Taps on a sheet never get here: its outbox keeps them, static/js/outbox.js.)
+document.addEventListener("htmx:error", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  const form = ctx && ctx.sourceElement;
+  const text = document.querySelector("main") && document.querySelector("main").dataset.unsent;
+  if (!ctx || !ctx.request || ctx.request.method !== "POST" || !form || !form.prepend || !text) return;
+  let note = form.querySelector(".unsent");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "problems unsent";
+    note.setAttribute("role", "alert");
+    form.prepend(note);
+  }
+  note.textContent = text;
 });

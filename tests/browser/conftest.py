@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, Page, Playwright
 from werkzeug.serving import make_server
 
@@ -14,14 +15,19 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve a migrated app on a free local port for the whole session; yield its base URL.
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """Return the migrated app the live server serves, for tests that look into its database."""
+    return migrated_app(tmp_path_factory.mktemp("live") / "tischblock.db")
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app: Flask) -> Iterator[str]:
+    """Serve the live app on a free local port for the whole session; yield its base URL.
 
     The emulated phones run on this machine and reach the server on the loopback, so that is
     the "network address" the join page gives them (a real phone would get the LAN address).
     """
-    app = migrated_app(tmp_path_factory.mktemp("live") / "tischblock.db")
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("views.qr.lan_address", lambda: "127.0.0.1")

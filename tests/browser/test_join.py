@@ -135,11 +135,16 @@ def test_a_new_address_shows_a_new_code_and_shuts_the_old_one(
         context.close()
 
 
-def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str, phone: Page) -> None:
-    """A sheet opens its live stream even if ``hx-sse.js`` reaches the phone a moment after htmx (a slow network)."""
+def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str, browser: Browser, playwright: Playwright) -> None:
+    """A sheet opens its live stream even if ``hx-sse.js`` reaches the phone a moment after htmx (a slow network).
+
+    Without the service worker, which would serve the script from the phone at once.
+    """
+    context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", service_workers="block")
+    phone = context.new_page()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     held: list[Route] = []
-    phone.route("**/vendor/hx-sse.js", lambda route: held.append(route))
+    phone.route(re.compile(r"/vendor/hx-sse\.js(\?|$)"), lambda route: held.append(route))
     streams: list[str] = []
     phone.on("request", lambda request: streams.append(request.url) if "/live?" in request.url else None)
     phone.goto(sheet, wait_until="commit")
@@ -149,3 +154,4 @@ def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str,
     phone.wait_for_timeout(1_000)
     assert held, "the sheet did not ask for hx-sse.js"
     assert streams, "the sheet never opened its live stream"
+    context.close()

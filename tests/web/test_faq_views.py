@@ -190,21 +190,3 @@ def test_offline_index_holds_every_entry_with_its_tokens_and_each_lexicon(plain_
     section = next(s for s in data["sections"] if (s["game"], s["lang"]) == ("auruxxx", "de"))
     assert section["lexicon"]["aussetzen"] == section["lexicon"]["passen"]
     assert "und" in section["stopwords"]
-
-
-def test_service_worker_is_served_from_the_root(plain_client: FlaskClient) -> None:
-    response = plain_client.get("/sw.js")
-    assert response.status_code == 200
-    assert "javascript" in response.mimetype
-    assert response.headers["Service-Worker-Allowed"] == "/"
-    assert "max-age=0" in response.headers.get("Cache-Control", "")
-
-
-def test_everything_the_service_worker_precaches_exists(plain_client: FlaskClient) -> None:
-    script = plain_client.get("/sw.js").get_data(as_text=True)
-    block = re.search(r"PRECACHE = \[(.*?)\]", script, re.S)
-    assert block
-    urls = re.findall(r'"(/[^"]*)"', block.group(1))
-    assert "/faq/offline-index.json" in urls and "/static/js/faq-offline.js" in urls
-    for url in urls:
-        assert plain_client.get(url).status_code == 200, url

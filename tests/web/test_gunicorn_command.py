@@ -16,6 +16,15 @@ def test_gunicorn_runs_threaded_workers_without_a_control_socket() -> None:
     assert argv[argv.index("--config") + 1] == "python:gunicorn_hooks"
 
 
+def test_gunicorn_serves_https_only_when_given_a_certificate_and_its_key() -> None:
+    plain = gunicorn_argv("127.0.0.1:8000", "2", cert="", key="")
+    assert "--certfile" not in plain and "--keyfile" not in plain
+    secure = gunicorn_argv("127.0.0.1:8000", "2", cert="table.pem", key="table-key.pem")
+    assert secure[secure.index("--certfile") + 1] == "table.pem"
+    assert secure[secure.index("--keyfile") + 1] == "table-key.pem"
+    assert secure[-1] == "app:create_app()"
+
+
 def test_redact_hides_every_game_token_and_nothing_else() -> None:
     token = "q3J-x_Z9abcdefghijklmnopqrstuvwx"
     line = f'127.0.0.1 - - "POST /g/{token}/pass HTTP/1.1" 303 "http://10.0.0.2:8000/g/{token}" "Mozilla"'

@@ -1,0 +1,340 @@
+// The sheet's outbox: every tap is kept on the phone first, then sent, one after the other.
+//
+// htmx collects the tapped form; instead of sending it, the tap goes into the outbox (stored in
+// localStorage with its own idempotency key) and shows on the sheet at once, marked as waiting.
+// The outbox sends the taps in order. A tap the network, a timeout or a server error stops stays
+// kept, with a banner ("offline – 3 changes waiting"), and goes when the phone is back online
+// (or on the next try); the key makes the server count it once however often it is sent.
+// A refused tap is reported in a notice that stays until the player has read it, outside the
+// part of the page the live updates replace; the taps after it still go.
+//
+// Why here and not in the service worker (Workbox's background sync): the sheet must show each
+// waiting tap where it was made, count them, and say which one the server refused and why; all
+// that lives in the page. Taps wait only while their sheet is open (or until it is opened again),
+// which is when anyone can see them.
+(() => {
+  const banner = document.getElementById("connection");
+  if (!banner || !window.htmx) return;
+  const texts = JSON.parse(banner.dataset.texts);
+
+  const TAP_TIMEOUT = 10_000;
+  const FIRST_RETRY = 2_000;
+  const LAST_RETRY = 30_000;
+  const SERVER_TRIES = 5;
+  // After this many server errors in a row a tap is given up and reported, so it cannot hold up the others.
+  const NOT_SENT = new Set(["csrf_token", "key"]);
+
+  const sheet = () => document.getElementById("sheet");
+  const sheetAddress = sheet() && sheet().getAttribute("hx-get");
+  if (!sheetAddress) return;
+  const STORE = `tischblock.outbox:${sheetAddress}`;
+
+  let { taps, notices } = load();
+  let trouble = navigator.onLine ? null : "offline"; // null, "offline" or "server"
+  let sending = false;
+  let refreshFirst = taps.length > 0; // taps from an earlier visit: fetch the sheet (and a fresh form token) first
+  let retryTimer = null;
+  let retryDelay = FIRST_RETRY;
+
+  function load() {
+    try {
+      const stored = JSON.parse(localStorage.getItem(STORE) || "{}");
+      return { taps: stored.taps || [], notices: stored.notices || [] };
+    } catch {
+      return { taps: [], notices: [] };
+    }
+  }
+
+  function save() {
+    try {
+      if (taps.length || notices.length) localStorage.setItem(STORE, JSON.stringify({ taps, notices }));
+      else localStorage.removeItem(STORE);
+    } catch {
+      // Storage full or forbidden: the taps stay in this page until it closes.
+    }
+  }
+
+  function freshKey() {
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  // What a tap is about, without its key and token: the same form on a newer sheet has the same identity.
+  function identity(action, fields) {
+    const kept = [...fields].filter(([name]) => !NOT_SENT.has(name)).map(([name, value]) => `${name}=${value}`);
+    return `${new URL(action, location.href).pathname}?${kept.sort().join("&")}`;
+  }
+
+  function formIdentity(form) {
+    return identity(form.getAttribute("hx-post"), new FormData(form));
+  }
+
+  function describe(form) {
+    const button = form.querySelector("button");
+    return form.dataset.tap || (button && (button.getAttribute("aria-label") || button.textContent.trim())) || "";
+  }
+
+  // --- Showing what waits -------------------------------------------------------------------
+
+  function showPending() {
+    const current = sheet();
+    if (current) {
+      current.querySelectorAll(".box.pending").forEach((box) => box.classList.remove("crossed", "pending"));
+      current.querySelectorAll("[data-pending-was]").forEach((face) => {
+        face.textContent = face.dataset.pendingWas;
+        delete face.dataset.pendingWas;
+      });
+      current.querySelectorAll(".pending").forEach((element) => element.classList.remove("pending"));
+      const counts = new Map();
+      taps.forEach((tap) => counts.set(tap.identity, (counts.get(tap.identity) || 0) + 1));
+      current.querySelectorAll("form[hx-post]").forEach((form) => {
+        const waiting = counts.get(formIdentity(form));
+        if (waiting) mark(form, waiting);
+      });
+    }
+    showBanner();
+  }
+
+  // A pass box fills its next empty box per waiting tap; a card shows on its face; anything else is outlined.
+  function mark(form, waiting) {
+    const empty = [...form.querySelectorAll(".box:not(.crossed)")];
+    empty.slice(0, waiting).forEach((box) => box.classList.add("crossed", "pending"));
+    if (empty.length >= waiting) return;
+    form.querySelector("button")?.classList.add("pending");
+    const face = form.dataset.pendingIn && document.querySelector(form.dataset.pendingIn);
+    if (face && form.dataset.pendingShows) {
+      face.dataset.pendingWas ??= face.textContent;
+      face.textContent = form.dataset.pendingShows;
+      face.classList.add("pending");
+    }
+  }
+
+  function counted(one, many) {
+    return taps.length === 1 ? one : many.replace("{n}", taps.length);
+  }
+
+  function asOf() {
+    const stamp = sheet()?.dataset.asOf;
+    const when = stamp ? new Date(stamp) : new Date();
+    return when.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function showBanner() {
+    let text = "";
+    if (taps.length && trouble === "server") text = counted(texts.serverTroubleOne, texts.serverTroubleMany);
+    else if (taps.length && trouble) text = counted(texts.waitingOne, texts.waitingMany);
+    else if (trouble === "offline") text = texts.offlineAsOf.replace("{time}", asOf());
+    if (banner.dataset.text === text) return;
+    banner.dataset.text = text;
+    banner.replaceChildren();
+    if (!text) return;
+    const line = document.createElement("span");
+    line.textContent = text;
+    banner.append(line);
+    if (taps.length) {
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "send-now";
+      retry.title = texts.sendNow;
+      const icon = document.createElement("span");
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = "↻";
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = texts.sendNow;
+      retry.append(icon, name);
+      retry.addEventListener("click", () => {
+        refreshFirst = true;
+        pump(true);
+      });
+      banner.append(retry);
+    }
+  }
+
+  function setTrouble(kind) {
+    trouble = kind;
+    showBanner();
+  }
+
+  function showNotices() {
+    const box = document.getElementById("notices");
+    if (!box) return;
+    box.replaceChildren(
+      ...notices.map((notice) => {
+        const item = document.createElement("div");
+        item.className = "notice";
+        item.setAttribute("role", "alert");
+        const title = document.createElement("p");
+        title.className = "notice-title";
+        title.textContent = notice.title;
+        item.append(title);
+        notice.reasons.forEach((reason) => {
+          const line = document.createElement("p");
+          line.textContent = reason;
+          item.append(line);
+        });
+        const read = document.createElement("button");
+        read.type = "button";
+        read.textContent = texts.dismiss;
+        read.addEventListener("click", () => {
+          notices = notices.filter((other) => other.id !== notice.id);
+          save();
+          showNotices();
+        });
+        item.append(read);
+        return item;
+      }),
+    );
+  }
+
+  function report(template, tap, reasons) {
+    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons });
+    save();
+    showNotices();
+  }
+
+  // --- Sending ----------------------------------------------------------------------------------
+
+  async function swapSheet(html) {
+    const current = sheet();
+    if (current) await htmx.swap({ text: html, sourceElement: current, target: current, swap: "outerHTML" });
+  }
+
+  function timedFetch(url, options) {
+    return fetch(url, { credentials: "same-origin", cache: "no-store", signal: AbortSignal.timeout(TAP_TIMEOUT), ...options });
+  }
+
+  // The sheet as it is now: whatever other phones did meanwhile, and a form token that is not stale.
+  async function refresh() {
+    try {
+      const response = await timedFetch(sheetAddress, { headers: { "HX-Request": "true", Accept: "text/html" } });
+      if (response.status >= 500) {
+        setTrouble("server");
+        return false;
+      }
+      if (response.ok) await swapSheet(await response.text());
+      return true;
+    } catch {
+      setTrouble("offline");
+      return false;
+    }
+  }
+
+  // Send one tap; say whether it is kept (try again later), to be sent again at once with a fresh
+  // token (renew), or settled, with what to show.
+  async function deliver(tap) {
+    const body = new URLSearchParams(tap.body);
+    const token = sheet()?.querySelector("input[name=csrf_token]");
+    if (token) body.set("csrf_token", token.value);
+    let response;
+    let html;
+    try {
+      response = await timedFetch(tap.action, { method: "POST", body, headers: { "HX-Request": "true", Accept: "text/html" } });
+      html = await response.text();
+    } catch {
+      setTrouble("offline");
+      return { kept: true };
+    }
+    if (response.status >= 500) {
+      tap.failures = (tap.failures || 0) + 1;
+      save();
+      if (tap.failures < SERVER_TRIES) {
+        setTrouble("server");
+        return { kept: true };
+      }
+      return { notice: [texts.failed, []] };
+    }
+    setTrouble(null);
+    if (response.ok) return { html };
+    if (response.status === 400 && !tap.renewed) {
+      // Most likely the form's token ran out while the sheet stood still: once more with a fresh one.
+      tap.renewed = true;
+      save();
+      return { renew: true };
+    }
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const reasons = [...page.querySelectorAll(".problems p")].map((line) => line.textContent.trim());
+    if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
+    page.querySelectorAll(".problems").forEach((box) => box.remove());
+    const refreshed = page.getElementById("sheet");
+    return { notice: [texts.refused, reasons], html: refreshed ? refreshed.outerHTML : null };
+  }
+
+  async function pump(asked = false) {
+    if (sending || (!navigator.onLine && !asked)) return;
+    sending = true;
+    clearTimeout(retryTimer);
+    try {
+      while (taps.length) {
+        if (refreshFirst && !(await refresh())) return retryLater();
+        refreshFirst = false;
+        const tap = taps[0];
+        const settled = await deliver(tap);
+        if (settled.kept) return retryLater();
+        if (settled.renew) {
+          refreshFirst = true;
+          continue;
+        }
+        taps.shift();
+        save();
+        if (settled.notice) report(settled.notice[0], tap, settled.notice[1]);
+        if (settled.html) await swapSheet(settled.html);
+        retryDelay = FIRST_RETRY;
+      }
+    } finally {
+      sending = false;
+      showPending();
+    }
+  }
+
+  function retryLater() {
+    refreshFirst = true;
+    if (navigator.onLine) retryTimer = setTimeout(pump, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, LAST_RETRY);
+  }
+
+  // --- Taking taps --------------------------------------------------------------------------------
+
+  document.addEventListener("htmx:config:request", (event) => {
+    const ctx = event.detail.ctx;
+    const form = ctx.sourceElement;
+    if (ctx.request.method !== "POST" || !form.closest || !form.closest("#sheet")) return;
+    event.preventDefault();
+    const fields = new URLSearchParams(ctx.request.body);
+    fields.set("key", freshKey());
+    taps.push({
+      key: fields.get("key"),
+      action: ctx.request.action,
+      body: fields.toString(),
+      tap: describe(form),
+      identity: identity(ctx.request.action, fields),
+    });
+    save();
+    const picker = form.closest("details");
+    if (picker) picker.open = false;
+    showPending();
+    pump();
+  });
+
+  document.addEventListener("htmx:after:swap", showPending);
+  window.addEventListener("online", () => {
+    setTrouble(null);
+    refreshFirst = true;
+    pump();
+  });
+  window.addEventListener("offline", () => setTrouble("offline"));
+  // The live stream notices first when the server cannot be reached although the phone has a network.
+  document.addEventListener("htmx:sse:error", () => setTrouble("offline"));
+  document.addEventListener("htmx:error", (event) => {
+    if (event.target.closest && event.target.closest("#live, #sheet")) setTrouble("offline");
+  });
+  document.addEventListener("htmx:sse:after:connection", () => {
+    if (trouble !== "offline" || !navigator.onLine) return;
+    setTrouble(null);
+    refreshFirst = true;
+    pump();
+  });
+
+  showNotices();
+  showPending();
+  pump();
+})();

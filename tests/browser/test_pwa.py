@@ -1,0 +1,349 @@
+"""Tischblock as an app on the phone: installable, never losing a tap offline, keeping the screen on."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, expect
+from sqlalchemy import select
+
+from models import Event, Game, db
+from tests.browser.taps import eventually, start_game
+
+pytestmark = pytest.mark.browser
+
+WAIT = 10_000
+"""Milliseconds to wait for anything the phones do (a generous bound, never a pause)."""
+
+PhoneMaker = Callable[..., Page]
+"""Opens a new phone (its own browser profile); keyword arguments go to the browser context."""
+
+
+@pytest.fixture
+def new_phone(browser: Browser, playwright: Playwright) -> Iterator[PhoneMaker]:
+    """Return a maker of German Pixel 7 phones, each with its own browser profile; all closed at the end."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", **options)
+        context.set_default_timeout(WAIT)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def install(phone: Page) -> None:
+    """Wait until the service worker controls the page and has kept it (as a phone that opened the sheet once)."""
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.wait_for_function("!!navigator.serviceWorker.controller", timeout=WAIT)
+    phone.reload()  # the first visit came before the worker: now the sheet goes through it and is kept
+    eventually(phone, "(url) => caches.match(url).then((kept) => !!kept)", phone.url)
+
+
+def pass_events(app: Flask, sheet: str) -> list[Event]:
+    """Return the pass crosses the server holds for the game behind a sheet's address."""
+    token = sheet.rsplit("/", 1)[1]
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        events = list(db.session.scalars(select(Event).where(Event.game_id == game.id, Event.kind == "pass")))
+        db.session.remove()
+        return events
+
+
+def crosses(phone: Page, seat: int) -> Locator:
+    """Return the counted (not waiting) crosses in one player's pass boxes."""
+    return phone.locator(".pass-boxes").nth(seat).locator(".box.crossed:not(.pending)")
+
+
+def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Installed, offline, reloaded, three taps waiting, back online: both phones and the server hold each tap once."""
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    install(anna)
+    ben.goto(sheet)
+    ben.locator(".pass-boxes").nth(2).click()  # Anna's phone sees it live, and keeps that state
+    expect(crosses(anna, 2)).to_have_count(1)
+    eventually(anna, "(url) => caches.match(url).then((kept) => kept.text()).then((page) => page.includes('box crossed'))", sheet)
+
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(crosses(anna, 2)).to_have_count(1)
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+    anna.screenshot(path=str(screenshot_dir / "pwa-1-offline-reload.png"))
+
+    anna.locator(".pass-boxes").nth(0).click()
+    anna.locator(".pass-boxes").nth(0).click()
+    anna.locator(".pass-boxes").nth(1).click()
+    expect(anna.locator(".box.pending")).to_have_count(3)
+    expect(anna.locator("#connection")).to_contain_text("offline – 3 Änderungen warten")
+    anna.screenshot(path=str(screenshot_dir / "pwa-2-three-taps-waiting.png"))
+    assert len(pass_events(live_app, sheet)) == 1
+
+    anna.context.set_offline(False)
+    for phone in (anna, ben):
+        expect(crosses(phone, 0)).to_have_count(2)
+        expect(crosses(phone, 1)).to_have_count(1)
+        expect(phone.locator(".box.crossed")).to_have_count(4)
+    expect(anna.locator("#connection")).to_be_empty()
+    events = pass_events(live_app, sheet)
+    assert sorted(event.payload["player"] for event in events) == ["Anna", "Anna", "Ben", "Cleo"]
+    assert len({event.idempotency_key for event in events}) == 4
+    anna.screenshot(path=str(screenshot_dir / "pwa-3-back-online.png"))
+
+    anna.reload()  # nothing is sent twice after a reload either
+    expect(crosses(anna, 0)).to_have_count(2)
+    assert len(pass_events(live_app, sheet)) == 4
+
+
+def test_a_page_never_opened_shows_the_offline_page_without_a_network(
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
+) -> None:
+    phone = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    install(phone)
+    phone.context.set_offline(True)
+    phone.goto(f"{sheet}/history")
+    expect(phone.locator("h1")).to_have_text("Keine Verbindung")
+    phone.screenshot(path=str(screenshot_dir / "pwa-offline-page.png"))
+    phone.goto(f"{live_server}/faq/auruxxx")  # warmed at install, never opened
+    expect(phone.locator("h1")).to_contain_text("AURUXXX")
+
+    phone.context.set_offline(False)
+    phone.goto(f"{sheet}/join")
+    phone.context.set_offline(True)
+    phone.locator("details.renew summary").click()
+    phone.locator("details.renew button[type=submit]").click()  # a form sent as a page
+    expect(phone.locator("h1")).to_have_text("Keine Verbindung")
+    phone.context.set_offline(False)
+
+
+def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    ben.goto(sheet)
+
+    anna.context.set_offline(True)
+    anna.locator(".pass-boxes").nth(2).click()
+    anna.locator(".pass-boxes").nth(0).click()
+    expect(anna.locator("#connection")).to_contain_text("offline – 2 Änderungen warten")
+    for count in range(1, 4):
+        ben.locator(".pass-boxes").nth(2).click()
+        expect(crosses(ben, 2)).to_have_count(count)
+
+    anna.context.set_offline(False)
+    notice = anna.locator("#notices .notice")
+    expect(notice).to_have_count(1)
+    expect(notice).to_contain_text("Nicht gezählt: Runde 1: Kreuz für Cleo")
+    expect(notice).to_contain_text("höchstens 3-mal Passen")
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(crosses(anna, 2)).to_have_count(3)
+    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap.png"))
+
+    ben.locator(".give-figure").nth(1).click()  # a live update replaces Anna's sheet: the notice stays
+    expect(anna.locator(".holder")).to_have_count(1)
+    expect(notice).to_have_count(1)
+    anna.reload()  # and it stays until it is read
+    expect(notice).to_contain_text("Kreuz für Cleo")
+    notice.get_by_role("button", name="Verstanden").click()
+    expect(notice).to_have_count(0)
+    anna.reload()
+    expect(anna.locator("#notices .notice")).to_have_count(0)
+    assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Cleo", "Cleo", "Cleo"]
+
+
+def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
+    other = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    other.goto(sheet)
+    boxes = phone.locator(".pass-boxes").nth(0)
+    for count in range(1, 4):
+        boxes.click()
+        expect(crosses(phone, 0)).to_have_count(count)
+    boxes.click()
+    notice = phone.locator("#notices .notice")
+    expect(notice).to_contain_text("Nicht gezählt: Runde 1: Kreuz für Anna")
+    other.locator(".pass-boxes").nth(1).click()
+    expect(crosses(phone, 1)).to_have_count(1)
+    expect(notice).to_have_count(1)
+
+
+def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_once(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
+) -> None:
+    """The first try times out; the second is stored but its answer is lost in a 502; the third counts as the same tap."""
+    phone = new_phone(service_workers="block")
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    tries: list[str] = []
+
+    def flaky_network(route: Route) -> None:
+        tries.append(route.request.post_data_json["key"] if route.request.post_data_json else "")
+        if len(tries) == 1:
+            route.abort("timedout")
+        elif len(tries) == 2:
+            route.fetch()  # the server records the tap ...
+            route.fulfill(status=502, body="Bad Gateway")  # ... but the phone only sees a proxy's error
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r"/g/[^/]+/pass$"), flaky_network)
+    phone.locator(".pass-boxes").nth(0).click()
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    expect(phone.locator(".box.pending")).to_have_count(1)
+    expect(phone.locator("#connection")).to_contain_text("Serverfehler – 1 Änderung wartet")
+    expect(phone.locator(".box.pending")).to_have_count(1)
+    expect(crosses(phone, 0)).to_have_count(1)  # sent again on its own a moment later
+    expect(phone.locator("#connection")).to_be_empty()
+    assert len(tries) == 3 and len(set(tries)) == 1 and all(tries)  # one key for every try
+    assert len(pass_events(live_app, sheet)) == 1
+
+
+def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
+) -> None:
+    """A sheet left standing for hours holds CSRF tokens the server no longer takes: the tap still counts, once."""
+    phone = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    phone.evaluate("document.querySelectorAll('#sheet input[name=csrf_token]').forEach((field) => { field.value = 'stale'; })")
+    phone.locator(".pass-boxes").nth(1).click()
+    expect(crosses(phone, 1)).to_have_count(1)
+    expect(phone.locator("#notices .notice")).to_have_count(0)
+    assert [event.payload["player"] for event in pass_events(live_app, sheet)] == ["Ben"]
+
+
+def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
+) -> None:
+    phone = new_phone()
+    start_game(phone, live_server, ["Anna", "Ben", "Cleo"], kind="12days")
+    phone.context.set_offline(True)
+    picker = phone.locator("details.reveal").nth(1)
+    picker.locator("summary").click()
+    picker.locator('input[name=card][value="7"] + button').click()
+    face = picker.locator(".card-face")
+    expect(face).to_have_text("7")
+    expect(face).to_have_class(re.compile(r"\bpending\b"))
+    expect(picker).not_to_have_attribute("open", "")
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    phone.screenshot(path=str(screenshot_dir / "pwa-12days-card-waiting.png"))
+    phone.context.set_offline(False)
+    expect(face).not_to_have_class(re.compile(r"\bpending\b"))
+    expect(face).to_have_text("7")
+    expect(phone.locator("#connection")).to_be_empty()
+
+
+def test_a_form_that_cannot_be_sent_says_so(new_phone: PhoneMaker, live_server: str, screenshot_dir: Path) -> None:
+    """Forms away from the sheet (a round's end, a hand, a correction) are not kept; they say that nothing was saved."""
+    phone = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    phone.goto(f"{sheet}/finish")
+    phone.locator("label.choice", has_text="Ben").click()
+    phone.context.set_offline(True)
+    phone.locator("button[type=submit]").click()
+    expect(phone.get_by_role("alert")).to_contain_text("Keine Verbindung – nichts gespeichert")
+    phone.screenshot(path=str(screenshot_dir / "pwa-form-not-sent.png"))
+    phone.context.set_offline(False)
+    phone.locator("button[type=submit]").click()
+    phone.wait_for_url(sheet)
+    expect(phone.locator(".finisher-line")).to_contain_text("Ben")
+
+
+WAKE_LOCK_STUB = """
+window.wakeLockRequests = [];
+Object.defineProperty(navigator, "wakeLock", {
+  configurable: true,
+  value: {
+    request: async (type) => {
+      const sentinel = new EventTarget();
+      sentinel.type = type;
+      sentinel.released = false;
+      sentinel.release = async () => {
+        sentinel.released = true;
+        sentinel.dispatchEvent(new Event("release"));
+      };
+      window.wakeLockRequests.push(sentinel);
+      return sentinel;
+    },
+  },
+});
+"""
+
+
+def test_the_sheet_keeps_the_screen_on_until_switched_off(new_phone: PhoneMaker, live_server: str, screenshot_dir: Path) -> None:
+    phone = new_phone()
+    phone.context.add_init_script(WAKE_LOCK_STUB)
+    start_game(phone, live_server, ["Anna", "Ben"])
+    phone.wait_for_function("wakeLockRequests.length === 1 && wakeLockRequests[0].type === 'screen'")
+    switch = phone.get_by_role("switch", name="Bildschirm während des Spiels anlassen")
+    expect(switch).to_be_checked()
+
+    # The browser lets go of the lock when the page is hidden; coming back takes it again.
+    phone.evaluate("wakeLockRequests[0].release()")
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    phone.wait_for_function("wakeLockRequests.length === 2 && !wakeLockRequests[1].released")
+
+    switch.scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshot_dir / "pwa-keep-awake-switch.png"))
+    switch.uncheck()
+    phone.wait_for_function("wakeLockRequests[1].released")
+    phone.reload()  # the phone remembers the choice
+    expect(phone.get_by_role("switch")).not_to_be_checked()
+    phone.locator(".pass-boxes").first.click()
+    expect(phone.locator(".box.crossed")).to_have_count(1)
+    assert phone.evaluate("wakeLockRequests.length") == 0
+
+
+def test_without_a_wake_lock_the_switch_stays_hidden(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
+    phone.context.add_init_script("delete Navigator.prototype.wakeLock")
+    start_game(phone, live_server, ["Anna", "Ben"])
+    expect(phone.locator(".pass-boxes").first).to_be_visible()
+    expect(phone.locator(".keep-awake")).to_be_hidden()
+
+
+def test_the_manifest_parses_and_every_icon_loads_in_its_stated_size(new_phone: PhoneMaker, live_server: str) -> None:
+    phone = new_phone()
+    phone.goto(live_server)
+    cdp = phone.context.new_cdp_session(phone)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    icons = phone.evaluate(
+        """async () => {
+          const href = document.querySelector("link[rel=manifest]").href;
+          const manifest = await (await fetch(href)).json();
+          return Promise.all(manifest.icons.map((icon) => new Promise((resolve) => {
+            const image = new Image();
+            image.onload = () => resolve({ ...icon, loaded: `${image.naturalWidth}x${image.naturalHeight}` });
+            image.onerror = () => resolve({ ...icon, loaded: null });
+            image.src = new URL(icon.src, href);
+          })));
+        }"""
+    )
+    assert len(icons) == 4
+    for icon in icons:
+        assert icon["loaded"], icon
+        if icon["sizes"] != "any":
+            assert icon["loaded"] == icon["sizes"], icon
+    assert {icon["purpose"] for icon in icons} == {"any", "maskable"}
+
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.reload()
+    phone.wait_for_function("!!navigator.serviceWorker.controller")
+    errors = {error["errorId"] for error in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}  # a test browser's profiles are private; nothing else stands in the way
