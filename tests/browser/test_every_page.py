@@ -67,6 +67,7 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
         "FAQ answer": f"{base}/faq/auruxxx/{entry['id']}",
         "FAQ search": f"{base}/faq/search?game=auruxxx&q=passen",
         "missing page": f"{base}/no-such-page",
+        "offline page": f"{base}/offline",
         "AURUXXX round being counted": playing,
         "who ended the round": finish,
         "hand keypad": f"{playing}/hand/0",
