@@ -29,6 +29,9 @@ the address is encoded once more. Whatever reaches the app as a game's address i
 The possessive repeats (``*+``, ``++``) keep the search linear in a hostile line of slashes.
 """
 
+TOKEN_PARAMETER = re.compile(rf"((?:[?&]|{ENCODED}(?:3F|26))(?:back|tv)(?:=|{ENCODED}3D)){TOKEN_CHARACTER}+", re.IGNORECASE)
+"""A token handed on in a query: ``back=`` (the sheet a FAQ page leads back to) or ``tv=`` (a TV's table address)."""
+
 
 def redact(text: str) -> str:
     """Return ``text`` with every game token replaced by an ellipsis, however its address was encoded.
@@ -43,10 +46,14 @@ def redact(text: str) -> str:
     'GET /faq?q=g HTTP/1.1'
     >>> redact("GET /t/Tab_1/tv HTTP/1.1"), redact("GET /theme/dark?next=/static/x HTTP/1.1")
     ('GET /t/…/tv HTTP/1.1', 'GET /theme/dark?next=/static/x HTTP/1.1')
+    >>> redact("GET /faq/12days?control=pot&back=Ab-1 HTTP/1.1"), redact("GET /g/Read1?tv=Tab_1 HTTP/1.1")
+    ('GET /faq/12days?control=pot&back=… HTTP/1.1', 'GET /g/…?tv=… HTTP/1.1')
+    >>> redact("GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253DAb-1 HTTP/1.1")
+    'GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253D… HTTP/1.1'
     >>> redact("GET /%67/%41b-c_1/pass HTTP/1.1")
     'GET /%67/…/pass HTTP/1.1'
     """
-    return GAME_ADDRESS.sub(r"\1…", text)
+    return TOKEN_PARAMETER.sub(r"\1…", GAME_ADDRESS.sub(r"\1…", text))
 
 
 class RedactingFilter(logging.Filter):

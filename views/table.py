@@ -213,7 +213,7 @@ def record_hand(
     return problems, 422 if problems else 200
 
 
-KEYPAD_DRAFTS = 6
+KEYPAD_DRAFTS = 3
 """How many unsaved keypads one phone keeps (the newest), so a reload loses no tapped card."""
 
 

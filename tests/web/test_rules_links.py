@@ -60,3 +60,10 @@ def test_no_way_back_to_an_unknown_game_or_one_of_another_kind(plain_client: Fla
     for back in ("not-a-game", days):
         page = plain_client.get(f"/faq/auruxxx?back={back}").get_data(as_text=True)
         assert "/g/" not in page and f"back={back}" not in page
+
+
+def test_a_faq_page_that_leads_back_to_a_sheet_is_never_cached(plain_client: FlaskClient) -> None:
+    """Its links carry the sheet's token, so no cache may keep it; a plain FAQ page may be kept."""
+    token = start(plain_client, "auruxxx")
+    assert plain_client.get(f"/faq/auruxxx?back={token}").headers.get("Cache-Control") == "no-store"
+    assert plain_client.get("/faq/auruxxx").headers.get("Cache-Control") != "no-store"

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from models import Event, Game, Player, db
 from models.game import CardTable
 from tests.web.states import auruxxx_over, start
+from gunicorn_logging import redact
 from tests.web.test_join_views import LAN, qr_codes
 
 EN = {"Accept-Language": "en"}
@@ -193,6 +194,12 @@ def test_the_tv_address_shows_the_read_only_sheet_with_the_code_to_join(plain_ap
     [code] = qr_codes(page)
     assert code.decode() == f"http://{LAN}/t/{table}"
     assert f'hx-get="/g/{watch}?tv={table}"' in page, "its live refresh stays a TV's"
+    assert plain_client.get(f"/g/{watch}?tv={table}").headers["Cache-Control"] == "no-store"
+
+
+def test_the_logs_show_no_table_address() -> None:
+    for line in ("GET /t/Tab_1 HTTP/1.1", "GET /t/Tab_1/tv HTTP/1.1", "GET /g/Read_1?tv=Tab_1 HTTP/1.1"):
+        assert "Tab_1" not in redact(line) and "Read_1" not in redact(line)
 
 
 def test_no_code_to_join_without_the_table_address(plain_app: Flask, plain_client: FlaskClient) -> None:
