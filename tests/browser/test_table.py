@@ -129,6 +129,7 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
         expect(tv.locator(".status")).to_contain_text("Runde 1 von 3", timeout=LIVE_MS)
         anna.locator(".give-figure").nth(2).click()
         expect(tv.locator(".holder img")).to_have_attribute("alt", re.compile("Cleo"), timeout=LIVE_MS)
+        expect(tv.locator(".holder-line")).to_have_text("Cleo hat die Happy-Man-Figur")
         sizes = tv.evaluate(
             "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
             " innerWidth, innerHeight, parseFloat(getComputedStyle(document.querySelector('.total')).fontSize)]"
