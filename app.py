@@ -12,9 +12,8 @@ from config import Config, apply_instance_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import (
-    assets, auruxxx_sheet, errors, faq, games, home, join, language, live, pwa, security, table, theme, twelve_days_sheet,
-)
+from views import addresses, assets, errors, faq, games, home, join, language, live, pwa, security, taps, theme
+from views.sheets import SHEETS
 
 
 
@@ -49,10 +48,11 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(theme.bp)
-    app.register_blueprint(table.bp)
+    app.register_blueprint(addresses.bp)
+    app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)
-    app.register_blueprint(auruxxx_sheet.bp)
-    app.register_blueprint(twelve_days_sheet.bp)
+    for sheet in SHEETS.values():
+        app.register_blueprint(sheet.bp)
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)

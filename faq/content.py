@@ -1,6 +1,7 @@
-"""The rules FAQ as data: one TOML file per game and language, checked when it is loaded.
+"""The rules FAQ as data: per game an outline (``<game>.toml``: topics and sheet controls) and one TOML file of entries per language, checked when loaded.
 
 A broken entry must fail loudly at start (and in the tests), never show up as a broken page.
+A registered game without an outline has no FAQ.
 """
 
 from __future__ import annotations
@@ -11,23 +12,58 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rules.games import kinds
+
 CONTENT = Path(__file__).resolve().parent / "content"
-GAMES = ("auruxxx", "12days")
 LANGUAGES = ("de", "en")
-TOPICS = {
-    "auruxxx": ("laying", "passing", "draw-two", "action-cards", "happy-man", "round-end", "scoring", "house-rules", "setup", "app"),
-    "12days": ("day", "ties", "claus", "pot", "end", "bonus", "variants", "setup", "app"),
-}
-CONTROLS = {
-    "auruxxx": ("passes", "happy_man", "finish", "golden12", "hand", "totals", "house_rules", "dealer", "undo", "correct"),
-    "12days": ("reveal", "claus", "pot", "quick", "final_hand", "majorities", "totals", "variant", "passing", "undo", "correct"),
-}
 REQUIRED_TEXT = ("id", "topic", "question", "answer", "details")
 MIN_ENTRIES = 25
 
 
 class BrokenContent(ValueError):
     """Raised with every problem found in the FAQ files."""
+
+
+@dataclass(frozen=True)
+class Outline:
+    """How one game's FAQ is organised: its topics in order, titled in every language, and the sheet controls it explains."""
+
+    game: str
+    topics: dict[str, dict[str, str]]
+    """Topic id -> language -> title, in the order the FAQ page shows them."""
+    controls: tuple[str, ...]
+
+
+def load_outline(path: Path, problems: list[str]) -> Outline | None:
+    """Return a game's outline from ``<game>.toml``, noting every problem."""
+    name = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        problems.append(f"{name}: {error}")
+        return None
+    game = data.get("game")
+    if game not in kinds() or name != f"{game}.toml":
+        problems.append(f"{name}: must say the game matching its name")
+        return None
+    found = len(problems)
+    topics: dict[str, dict[str, str]] = {}
+    raw_topics = data.get("topic")
+    for index, raw in enumerate(raw_topics if isinstance(raw_topics, list) else []):
+        titles = {lang: raw.get(lang) for lang in LANGUAGES} if isinstance(raw, dict) else {}
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not all(isinstance(t, str) and t.strip() for t in titles.values()):
+            problems.append(f"{name}: topic[{index}]: an id and a title in {', '.join(LANGUAGES)}")
+            continue
+        topics[raw["id"]] = {lang: str(title).strip() for lang, title in titles.items()}
+    if not topics:
+        problems.append(f"{name}: at least one [[topic]]")
+    controls = data.get("controls", [])
+    if not isinstance(controls, list) or not all(isinstance(c, str) and c for c in controls):
+        problems.append(f"{name}: controls: a list of names")
+        controls = []
+    if len(problems) > found:
+        return None
+    return Outline(game=game, topics=topics, controls=tuple(controls))
 
 
 @dataclass(frozen=True)
@@ -46,7 +82,7 @@ class Entry:
     controls: tuple[str, ...]
 
 
-def _entry(game: str, lang: str, raw: Any, place: str, problems: list[str]) -> Entry | None:
+def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str]) -> Entry | None:
     """Return one checked entry, or note what is wrong with it."""
     if not isinstance(raw, dict):
         problems.append(f"{place}: an entry is a table of keys")
@@ -57,15 +93,16 @@ def _entry(game: str, lang: str, raw: Any, place: str, problems: list[str]) -> E
     unknown = set(raw) - {*REQUIRED_TEXT, "page", "keywords", "controls"}
     if unknown:
         problems.append(f"{place}: unknown keys {sorted(unknown)}")
-    if raw.get("topic") not in TOPICS[game]:
+    game = outline.game
+    if raw.get("topic") not in outline.topics:
         problems.append(f"{place}.topic: {raw.get('topic')!r} is not a topic of {game}")
     keywords = raw.get("keywords", [])
     controls = raw.get("controls", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
         problems.append(f"{place}.keywords: a list of words")
         keywords = []
-    if not isinstance(controls, list) or not all(c in CONTROLS[game] for c in controls):
-        problems.append(f"{place}.controls: only {', '.join(CONTROLS[game])}")
+    if not isinstance(controls, list) or not all(c in outline.controls for c in controls):
+        problems.append(f"{place}.controls: only {', '.join(outline.controls)}")
         controls = []
     if not isinstance(raw.get("page", ""), str):
         problems.append(f"{place}.page: the rulebook page as text")
@@ -85,8 +122,8 @@ def _entry(game: str, lang: str, raw: Any, place: str, problems: list[str]) -> E
     )
 
 
-def load_file(path: Path, problems: list[str]) -> list[Entry]:
-    """Return the entries of one file, noting every problem."""
+def load_file(path: Path, problems: list[str], outline: Outline | None = None) -> list[Entry]:
+    """Return the entries of one file, noting every problem; the game's outline is read beside it unless given."""
     name = path.name
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -94,13 +131,17 @@ def load_file(path: Path, problems: list[str]) -> list[Entry]:
         problems.append(f"{name}: {error}")
         return []
     game, lang = data.get("game"), data.get("lang")
-    if game not in GAMES or lang not in LANGUAGES or name != f"{game}.{lang}.toml":
+    if game not in kinds() or lang not in LANGUAGES or name != f"{game}.{lang}.toml":
         problems.append(f"{name}: must say game and lang matching its name")
         return []
+    if outline is None:
+        outline = load_outline(path.with_name(f"{game}.toml"), problems)
+        if outline is None:
+            return []
     entries = [
         entry
         for index, raw in enumerate(data.get("entry", []))
-        if (entry := _entry(game, lang, raw, f"{name}: entry[{index}]", problems)) is not None
+        if (entry := _entry(outline, lang, raw, f"{name}: entry[{index}]", problems)) is not None
     ]
     ids = [entry.id for entry in entries]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
@@ -112,20 +153,20 @@ def load_file(path: Path, problems: list[str]) -> list[Entry]:
 
 
 def load(folder: Path = CONTENT) -> list[Entry]:
-    """Return every entry of every game and language, or raise BrokenContent listing all problems.
+    """Return every entry of every game with a FAQ and of every language, or raise BrokenContent listing all problems.
 
     Each game must answer the same questions in every language, so the same ids appear in each.
     """
     problems: list[str] = []
     entries: list[Entry] = []
-    for game in GAMES:
+    for game, outline in _outlines(folder, problems).items():
         ids_by_language: dict[str, set[str]] = {}
         for lang in LANGUAGES:
             path = folder / f"{game}.{lang}.toml"
             if not path.exists():
                 problems.append(f"{path.name}: missing")
                 continue
-            found = load_file(path, problems)
+            found = load_file(path, problems, outline)
             entries += found
             ids_by_language[lang] = {entry.id for entry in found}
         if len(ids_by_language) == len(LANGUAGES):
@@ -136,6 +177,25 @@ def load(folder: Path = CONTENT) -> list[Entry]:
     if problems:
         raise BrokenContent("\n".join(problems))
     return entries
+
+
+def _outlines(folder: Path, problems: list[str]) -> dict[str, Outline]:
+    """Return the outline of every registered game that has one in ``folder``, in the registry's order."""
+    found = {}
+    for game in kinds():
+        path = folder / f"{game}.toml"
+        if path.exists() and (outline := load_outline(path, problems)) is not None:
+            found[game] = outline
+    return found
+
+
+def load_outlines(folder: Path = CONTENT) -> dict[str, Outline]:
+    """Return the outline of every game with a FAQ, or raise BrokenContent listing all problems."""
+    problems: list[str] = []
+    found = _outlines(folder, problems)
+    if problems:
+        raise BrokenContent("\n".join(problems))
+    return found
 
 
 def by_id(entries: Iterable[Entry]) -> dict[tuple[str, str, str], Entry]:

@@ -2,11 +2,10 @@
 
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, history_of, table_of
-from models.game import GAME_KINDS, CardTable, Game, Player
+from models.game import CardTable, Game, Player
 
 __all__ = [
     "CHANGES_CHANNEL",
-    "GAME_KINDS",
     "AppendOnlyError",
     "CardTable",
     "Event",

@@ -15,7 +15,8 @@ from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
-from rules.history import Table, TableEvent, check, fold
+from rules.games import Table
+from rules.history import TableEvent, check, fold
 from rules.problems import Illegal
 
 APPEND_ATTEMPTS = 30
@@ -117,7 +118,7 @@ def history_of(game: Game) -> list[TableEvent]:
     return [TableEvent(seq, kind, payload) for seq, kind, payload in rows]
 
 
-def table_of(game: Game) -> Table:
+def table_of(game: Game) -> Table[Any]:
     """Return what a game's history adds up to."""
     return fold(game.setup, history_of(game))
 

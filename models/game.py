@@ -1,21 +1,23 @@
 """A game at one table and the players sitting at it."""
 
+import copy
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from models.base import Base, UTCDateTime, utc_now
+from rules.games import find_game
 
 if TYPE_CHECKING:
     from models.event import Event
 
-GAME_KINDS = ("auruxxx", "12days")
-"""The games Tischblock keeps score for, as stored in ``Game.kind``."""
-
 NAME_MAX_LENGTH = 40
+OPTION_COLUMNS = ("variant", "house_rules")
+"""The options of a setup a game stores, each in the column of its name; a game's ``SETUP_KEYS`` say which it has."""
 
 
 def new_token() -> str:
@@ -44,10 +46,7 @@ class Game(Base):
     """One game at one table, reachable only through its unguessable token."""
 
     __tablename__ = "games"
-    __table_args__ = (
-        CheckConstraint(f"kind IN {GAME_KINDS!r}", name="kind"),
-        Index("uq_games_previous_id", "previous_id", unique=True),
-    )
+    __table_args__ = (Index("uq_games_previous_id", "previous_id", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
@@ -81,15 +80,24 @@ class Game(Base):
         """Names in seat order, the shape the rules package takes."""
         return tuple(player.name for player in self.players)
 
+    @validates("kind")
+    def _known_kind(self, key: str, kind: str) -> str:
+        """Refuse a kind no registered game has: the registry, not the database, knows the games."""
+        return find_game(kind).KIND
+
     @property
     def setup(self) -> dict[str, Any]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
         setup: dict[str, Any] = {"game": self.kind, "players": list(self.player_names)}
-        if self.kind == "auruxxx":
-            setup["house_rules"] = dict(self.house_rules)
-        else:
-            setup["variant"] = self.variant
+        for key in find_game(self.kind).SETUP_KEYS:
+            setup[key] = copy.deepcopy(getattr(self, key))
         return setup
+
+    @classmethod
+    def from_setup(cls, setup: Mapping[str, Any], **fields: Any) -> "Game":
+        """Return a new game (players not yet seated) for a checked setup: its kind and its options."""
+        options = {key: setup[key] for key in OPTION_COLUMNS if key in setup}
+        return cls(kind=setup["game"], **options, **fields)
 
     def __repr__(self) -> str:
         """Show what kind of game this is without revealing its token."""

@@ -2,4 +2,12 @@
 
 Everything that decides what is legal or how many points a player gets lives here, so the
 command line, the import and the web forms all give the same answers and the same messages.
+Each game is a package of its own; the registry (``rules.games``) is how everything else
+finds it. The games Tischblock ships are registered here, once.
 """
+
+from rules import auruxxx, twelve_days
+from rules.games import register
+
+register(auruxxx)
+register(twelve_days)

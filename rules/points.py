@@ -1,12 +1,17 @@
 """Points as integer half-points, so that halving never needs a float.
 
 AURUXXX halves a round's points for the Happy-Man holder, which can leave half a point
-(17 -> 8.5). Storing twice the points as an int keeps every sum exact.
+(17 -> 8.5). Storing twice the points as an int keeps every sum exact, and a type of its
+own lets the type checker catch whole points added to half-points.
 """
 
 from __future__ import annotations
 
-HalfPoints = int
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import NewType
+
+HalfPoints = NewType("HalfPoints", int)
 """Twice a score: 17 points are 34, 8.5 points are 17."""
 
 
@@ -16,13 +21,31 @@ def whole(points: int) -> HalfPoints:
     >>> whole(17)
     34
     """
-    return 2 * points
+    return HalfPoints(2 * points)
+
+
+def halve(points: int) -> HalfPoints:
+    """Return half of a whole number of points, exactly: 17 points halve to 8.5.
+
+    >>> halve(17), halve(-10)
+    (17, -10)
+    """
+    return HalfPoints(points)
+
+
+def total(parts: Iterable[HalfPoints]) -> HalfPoints:
+    """Return the sum of half-points, e.g. a player's rounds (a plain ``+`` gives a bare int).
+
+    >>> total([whole(3), halve(5), whole(-1)])
+    9
+    """
+    return HalfPoints(sum(parts))
 
 
 def to_json_number(half_points: HalfPoints) -> int | float:
     """Return the number the game record writes: whole points without a fraction, halves as .5.
 
-    >>> to_json_number(34), to_json_number(17), to_json_number(-5)
+    >>> to_json_number(whole(17)), to_json_number(halve(17)), to_json_number(halve(-5))
     (17, 8.5, -2.5)
     """
     if half_points % 2 == 0:
@@ -30,15 +53,10 @@ def to_json_number(half_points: HalfPoints) -> int | float:
     return half_points / 2
 
 
-def display(half_points: HalfPoints, *, decimal_separator: str = ",") -> str:
-    """Return points as people write them: "6,5" in German, "6.5" in English, "−5" with a real minus.
+def to_decimal(half_points: HalfPoints) -> Decimal:
+    """Return the points as an exact decimal, for a number formatter: 17 half-points are 8.5.
 
-    >>> display(13), display(13, decimal_separator="."), display(-10), display(0)
-    ('6,5', '6.5', '−5', '0')
+    >>> to_decimal(halve(17)), to_decimal(whole(-5))
+    (Decimal('8.5'), Decimal('-5'))
     """
-    sign = "−" if half_points < 0 else ""
-    magnitude = abs(half_points)
-    text = str(magnitude // 2)
-    if magnitude % 2:
-        text += f"{decimal_separator}5"
-    return sign + text
+    return Decimal(half_points) / 2

@@ -1,31 +1,75 @@
 """The AURUXXX score sheet: the paper pad's columns, and the taps that fill them.
 
 Views here only translate a request into an event for the rules and render what the
-history then adds up to; the arithmetic and every refusal come from ``rules``.
+history then adds up to; the arithmetic, who deals and every refusal come from
+``rules.auruxxx``. The module's names below the imports are its side of ``views.sheets.SheetView``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import partial
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from models import Game, history_of, table_of
-from rules import auruxxx, points, record
-from rules.history import AuruxxxTable, OpenRound, finished_part, fold, hand_of, last_change
+from rules import auruxxx, points
+from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in
+from rules.auruxxx.record import serialise_hand
+from rules.games import JSON, Table
+from rules.history import fold
 from rules.problems import readable
-from views.changes import describe_event
+from views.addresses import game_or_404
+from views.changes import UndoOffer, undo_offer
+from views import corrections
+from views.corrections import Correction, newest
+from views.forms import is_integer, is_whole, whole_or_text
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
-from views.scoreboard import Row, Scoreboard
-from views.table import (
-    draft_key, draft_of, drop_draft, form_seen, game_or_404, is_integer, is_whole, keep_draft, keypad_seen, new_key,
-    record_correction, record_hand, record_tap,
+from views.scoreboard import Row as BoardRow
+from views.scoreboard import Scoreboard
+from views.sheets import Choice, Option
+from views.taps import draft_key, draft_of, drop_draft, keep_draft, keypad_seen, new_key, record_hand, record_tap
+
+KIND = auruxxx.KIND
+FOLDER = "auruxxx"
+SEATS = auruxxx.MAX_PLAYERS
+OPTIONS = (
+    Option(
+        "golden12_in_hand",
+        _l("Golden 12 left in hand"),
+        _l("Points for a Golden 12 that a player other than the finisher still holds."),
+        (Choice("12", "12"), Choice("0", "0"), Choice("25", "25")),
+        "12",
+    ),
+    Option(
+        "two_in_hand",
+        _l('"2" card left in hand'),
+        _l('Points for a "2" (draw two) card still in hand at the end of a round.'),
+        (Choice("2", "2"), Choice("25", "25")),
+        "2",
+    ),
+    Option(
+        "halving",
+        _l("Happy-Man halves"),
+        _l("Only matters when the Happy-Man holder also ended the round with Golden 12."),
+        (Choice("net", _l("after the Golden-12 bonus")), Choice("penalty", _l("before the Golden-12 bonus"))),
+        "net",
+    ),
+    Option(
+        "rounding",
+        _l("Half points"),
+        _l("What becomes of an odd score when it is halved, e.g. 17."),
+        (Choice("exact", _l("keep the half (8.5)")), Choice("floor", _l("round down (8)")), Choice("ceil", _l("round up (9)"))),
+        "exact",
+    ),
 )
+"""The house rules the new-game form asks for."""
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -43,17 +87,71 @@ KEYPAD_CARDS: tuple[tuple[str, str], ...] = (
 CARD_TOKENS = {token for token, _ in KEYPAD_CARDS}
 MAX_HAND_CARDS = 160
 """A hand cannot hold more cards than the deck has."""
+POINTS_FORMAT = "0.#;−0.#"
+"""Points without grouping, a half as one decimal, and a real minus sign."""
 
 
 def half(value: points.HalfPoints) -> str:
-    """Return points as this reader writes them: 6,5 in German, 6.5 in English."""
-    separator = "," if str(get_locale() or "de").startswith("de") else "."
-    return points.display(value, decimal_separator=separator)
+    """Return points as this reader writes them: 6,5 in German, 6.5 in English, −5 with a real minus."""
+    return str(format_decimal(points.to_decimal(value), format=POINTS_FORMAT))
 
 
 def whole(value: int) -> str:
-    """Return whole points with a real minus sign."""
+    """Return whole points as this reader writes them."""
     return half(points.whole(value))
+
+
+# --- The protocol the shared pages use ---------------------------------------------------------
+
+
+def setup_from_form(settings: Mapping[str, str]) -> dict[str, JSON]:
+    """Return the house rules the form's settings choose, numbers as numbers."""
+    return {
+        "house_rules": {
+            "golden12_in_hand": int(settings["golden12_in_hand"]),
+            "two_in_hand": int(settings["two_in_hand"]),
+            "halving": settings["halving"],
+            "rounding": settings["rounding"],
+        }
+    }
+
+
+def rematch(game: Game) -> int:
+    """Return who deals first in a rematch: the deal goes on round the table after the last round."""
+    return auruxxx.dealer(game.first_dealer, auruxxx.ROUNDS, len(game.players))
+
+
+def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
+    """Return one AURUXXX change in words."""
+    player = payload.get("player")
+    number = (payload.get("round") or 0) + 1
+    texts: dict[str, Any] = {
+        "pass": _l("Round %(n)s: pass cross for %(player)s", n=number, player=player),
+        "happy_man": _l("Round %(n)s: %(player)s takes the Happy-Man figure", n=number, player=player),
+        "finish": _l(
+            "Round %(n)s: %(player)s ends it with %(g)s Golden 12", n=number, player=player, g=payload.get("golden12")
+        ),
+        "hand": _l("Round %(n)s: hand of %(player)s entered", n=number, player=player),
+        "correct_round": _l("Round %(n)s corrected", n=number),
+    }
+    return str(texts.get(kind, kind))
+
+
+def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
+    """Return the sheet as a page, or only its interactive part for htmx."""
+    sheet = build_sheet(game)
+    return render_sheet(
+        TEMPLATE, game, sheet.board, problems=problems, status=status,
+        sheet=sheet, version=sheet.version, players=list(game.player_names),
+    )
+
+
+def after_tap(game: Game, problems: Sequence[str]) -> Response:
+    """Answer a tap on this game's sheet."""
+    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
+
+
+# --- The sheet ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -95,19 +193,35 @@ def explain(score: auruxxx.RoundScore, rules: auruxxx.HouseRules) -> str:
     return f"{parts}, {halved}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class Row:
+    """One round of the pad: who deals and starts it, and once it is finished, everyone's score."""
+
+    index: int
+    number: int
+    dealer: int
+    starter: int
+    state: str
+    """"done", "current" (being played) or "future"."""
+    cells: tuple[ScoreCell, ...] = ()
+    """One per player, in seating order, once the round is done."""
+    finisher: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Sheet:
     """Everything the sheet template shows, worked out once per request."""
 
     game: Game
     table: AuruxxxTable
-    rows: list[dict[str, Any]]
-    totals: list[str]
+    rows: tuple[Row, ...]
+    totals: tuple[str, ...]
     winners: tuple[str, ...]
     current: OpenRound | None
     dealer: int | None
+    """The seat dealing the round being played."""
     starter: int | None
-    undo: dict[str, Any] | None
+    undo: UndoOffer | None
     version: int
     """The number of the newest event: what the live stream compares against."""
     board: Scoreboard
@@ -121,7 +235,7 @@ def scoreboard_of(game: Game, result: auruxxx.Result) -> Scoreboard:
         stage=gettext("Round"),
         caption=gettext("Totals after each round"),
         players=players,
-        rows=tuple(Row(str(number), {p: scores[p].points for p in players}) for number, scores in enumerate(result.rounds, start=1)),
+        rows=tuple(BoardRow(str(number), {p: scores[p].points for p in players}) for number, scores in enumerate(result.rounds, start=1)),
         totals=dict(result.totals),
         winners=result.winners if result.complete else (),
         fewest_win=True,
@@ -138,18 +252,15 @@ def scoreboard(game: Game) -> Scoreboard:
 def build_sheet(game: Game) -> Sheet:
     """Fold the game's history and lay it out as the paper pad's rows and columns."""
     history = history_of(game)
-    table = fold(game.setup, history)
-    assert isinstance(table, AuruxxxTable)
+    table = _table(fold(game.setup, history))
     result = auruxxx.score_game(table.game)
     players = table.game.players
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     for index in range(auruxxx.ROUNDS):
-        deals = (game.first_dealer + index) % len(players)
-        row: dict[str, Any] = {"index": index, "number": index + 1, "dealer": deals, "starter": (deals + 1) % len(players)}
+        dealer = auruxxx.dealer(game.first_dealer, index, len(players))
+        starter = auruxxx.starter(game.first_dealer, index, len(players))
         if index < len(table.game.rounds):
-            finished = table.game.rounds[index]
-            row["state"] = "done"
-            row["cells"] = [
+            cells = tuple(
                 ScoreCell(
                     text=half(score.points),
                     explanation=explain(score, table.game.house_rules),
@@ -158,48 +269,38 @@ def build_sheet(game: Game) -> Sheet:
                     holder=score.happy_man,
                 )
                 for score in (result.rounds[index][p] for p in players)
-            ]
-            row["finisher"] = finished.finisher
+            )
+            finisher: str | None = table.game.rounds[index].finisher
+            state = "done"
         else:
-            row["state"] = "current" if table.current is not None and table.current.index == index else "future"
-        rows.append(row)
-    change = last_change(history)
-    undo = None
-    if change is not None:
-        undo = {"seq": change.seq, "text": describe_event(change.kind, dict(change.payload))}
+            cells, finisher = (), None
+            state = "current" if table.current is not None and table.current.index == index else "future"
+        rows.append(
+            Row(index=index, number=index + 1, dealer=dealer, starter=starter, state=state, cells=cells, finisher=finisher)
+        )
     current = table.current
-    dealer: int | None = None
-    starter: int | None = None
-    if current is not None:
-        dealer = rows[current.index]["dealer"]
-        starter = rows[current.index]["starter"]
     return Sheet(
         game=game,
         table=table,
-        rows=rows,
-        totals=[half(result.totals[p]) for p in players],
+        rows=tuple(rows),
+        totals=tuple(half(result.totals[p]) for p in players),
         winners=result.winners if result.complete else (),
         current=current,
-        dealer=dealer,
-        starter=starter,
-        undo=undo,
-        version=history[-1].seq if history else 0,
+        dealer=rows[current.index].dealer if current is not None else None,
+        starter=rows[current.index].starter if current is not None else None,
+        undo=undo_offer(game, history),
+        version=newest(history),
         board=scoreboard_of(game, result),
     )
 
 
-def render(game: Game, *, problems: list[str] | None = None, status: int = 200) -> Response:
-    """Return the sheet as a page, or only its interactive part for htmx."""
-    sheet = build_sheet(game)
-    return render_sheet(
-        TEMPLATE, game, sheet.board, problems=problems, status=status,
-        sheet=sheet, version=sheet.version, players=list(game.player_names),
-    )
+def _table(table: Table[Any]) -> AuruxxxTable:
+    """Return a folded AURUXXX history as what it is (this module only sees AURUXXX games)."""
+    assert isinstance(table, AuruxxxTable)
+    return table
 
 
-def after_tap(game: Game, problems: list[str]) -> Response:
-    """Answer a tap on this game's sheet."""
-    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
+# --- Taps on the sheet -------------------------------------------------------------------------
 
 
 def _player(game: Game) -> str:
@@ -221,7 +322,7 @@ def _round() -> int:
 @bp.post("/g/<token>/pass")
 def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
-    game = game_or_404(token)
+    game = game_or_404(token, kind=KIND)
     player = _player(game)
     return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": player}))
 
@@ -229,7 +330,7 @@ def pass_cross(token: str) -> Response:
 @bp.post("/g/<token>/happy-man")
 def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
-    game = game_or_404(token)
+    game = game_or_404(token, kind=KIND)
     player = _player(game)
     return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": player}))
 
@@ -237,7 +338,7 @@ def hand_on_happy_man(token: str) -> Response:
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
 def finish(token: str) -> Response:
     """Ask who ended the round and with how many Golden 12, then record it."""
-    game = game_or_404(token)
+    game = game_or_404(token, kind=KIND)
     if request.method == "POST":
         golden12 = request.form.get("golden12", "")
         if not is_whole(golden12):
@@ -253,8 +354,7 @@ def finish(token: str) -> Response:
 
 def _finish_page(game: Game, problems: list[str], status: int) -> Response:
     """Render the who-ended-the-round form."""
-    table = table_of(game)
-    assert isinstance(table, AuruxxxTable)
+    table = _table(table_of(game))
     if table.current is None:
         return redirect(url_for("games.sheet", token=game.token), code=303)
     return page_or_fragment(
@@ -306,29 +406,28 @@ def hand(token: str, seat: int) -> Response:
     hand meanwhile, saving asks whether to keep theirs or replace it. Cards tapped but not
     saved are kept on this phone, so a reload loses none.
     """
-    game = game_or_404(token)
+    game = game_or_404(token, kind=KIND)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
     history = history_of(game)
-    table = fold(game.setup, history)
-    assert isinstance(table, AuruxxxTable)
+    table = _table(fold(game.setup, history))
     if table.current is None or table.current.finisher is None or player == table.current.finisher:
         return redirect(url_for("games.sheet", token=game.token), code=303)
     draft = draft_key(game, seat, table.current.index)
-    newest = history[-1].seq if history else 0
+    latest = newest(history)
     tokens: list[str] = []
     typed = ""
     problems: list[str] = []
     status = 200
     restored = False
     if request.method == "GET":
-        seen: int | None = newest
+        seen: int | None = latest
         kept = draft_of(draft)
         if kept is not None:
             tokens = [t for t in str(kept.get("cards", "")).split() if t in CARD_TOKENS][:MAX_HAND_CARDS]
             typed = str(kept.get("points", ""))
-            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else newest
+            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else latest
             restored = True
         else:
             entered = table.current.hands.get(player)
@@ -359,11 +458,12 @@ def hand(token: str, seat: int) -> Response:
                 else:
                     hand_json = {"points": int(typed)}
             else:
-                hand_json = record.serialise_auruxxx_hand(cards_from_tokens(tokens))
+                hand_json = serialise_hand(cards_from_tokens(tokens))
             if not problems:
                 index = _round()
                 problems, status = record_hand(
-                    game, {"round": index, "player": player, "hand": hand_json}, player=player, index=index, seen=seen
+                    game, {"round": index, "player": player, "hand": hand_json},
+                    hand=lambda folded: hand_in(_table(folded), player, index), seen=seen,
                 )
             if status == 200 and not problems:
                 drop_draft(draft)
@@ -373,11 +473,10 @@ def hand(token: str, seat: int) -> Response:
     theirs: str | None = None
     if status == 409:
         history = history_of(game)
-        table = fold(game.setup, history)
-        assert isinstance(table, AuruxxxTable)
-        saved = hand_of(table, player, _round())
-        theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if isinstance(saved, auruxxx.Hand) else "–"
-        seen = history[-1].seq if history else 0
+        table = _table(fold(game.setup, history))
+        saved = hand_in(table, player, _round())
+        theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if saved is not None else "–"
+        seen = newest(history)
         keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
     cards = cards_from_tokens(tokens)
     total = whole(auruxxx.hand_points(cards, table.game.house_rules))
@@ -415,128 +514,107 @@ def tokens_from_cards(cards: auruxxx.Cards) -> list[str]:
 # --- Correcting a finished round -----------------------------------------------------------
 
 
-@bp.route("/g/<token>/rounds/<int:number>/correct", methods=["GET", "POST"])
-def correct(token: str, number: int) -> Response:
-    """Correct a finished round as a whole; everything after it is recomputed."""
-    game = game_or_404(token)
-    table = table_of(game)
-    assert isinstance(table, AuruxxxTable)
-    index = number - 1
-    if not 0 <= index < len(table.game.rounds):
-        abort(404)
-    original = table.game.rounds[index]
-    players = list(game.player_names)
-    if request.method == "GET":
-        history = history_of(game)
-        return _correct_page(game, index, original, history[-1].seq if history else 0, [], 200)
-    seen = form_seen()
-    finisher = request.form.get("finisher", "")
-    holder = request.form.get("happy_man", "")
-    corrected: dict[str, Any] = {
-        "finisher": finisher,
-        "golden12": _int_field("golden12"),
-        "happy_man": holder or None,
-        "passes": {p: _int_field(f"passes-{seat}") for seat, p in enumerate(players)},
-        "hands": {},
-    }
-    typed_hands = {p: request.form.get(f"hand-{seat}", "").strip() for seat, p in enumerate(players)}
-    # The form as it was filled in, shown again if the correction is refused.
-    shown = {**corrected, "hands": {p: {"points": typed} for p, typed in typed_hands.items()}}
-    blank = [p for p, typed in typed_hands.items() if p != finisher and not typed]
-    if blank:
-        problems = [gettext("%(name)s: type the points in hand (0 for an empty hand).", name=name) for name in blank]
-        return _correct_page(game, index, original, seen, problems, 422, submitted=shown)
-    for player, typed in typed_hands.items():
-        if player == finisher:
-            continue
-        keep = original.finisher != player and typed == str(auruxxx.hand_points(original.hand_of(player), table.game.house_rules))
-        if keep:
-            corrected["hands"][player] = record.serialise_auruxxx_hand(original.hand_of(player))
-        else:
-            corrected["hands"][player] = {"points": int(typed) if is_integer(typed) else typed}
-    problems, status = record_correction(
-        game, "correct_round", {"round": index, "record": corrected}, index=index, seen=seen,
-        stale=gettext(
-            "Someone else changed this round meanwhile. What you entered is still in the form; "
-            "compare it with how the round stands now and save again."
-        ),
-    )
-    if not problems:
-        return _back_to_sheet(game)
-    if status == 409:
-        return _changed_meanwhile(game, index, problems, shown)
-    return _correct_page(game, index, original, seen, problems, status, submitted=shown)
+@dataclass(frozen=True, kw_only=True)
+class RoundForm:
+    """What the round-correction form shows: the stored round, or what was typed into it."""
+
+    finisher: str
+    golden12: int | str
+    happy_man: str | None
+    passes: Mapping[str, int | str]
+    hands: Mapping[str, int | str]
+    """Points in hand per player: the stored total, or the text typed."""
 
 
-def _changed_meanwhile(game: Game, index: int, problems: list[str], shown: dict[str, Any]) -> Response:
-    """Answer 409: the correction form keeps what was typed, next to the round as it stands now.
-
-    Its ``seen`` moves on to the newest change: saving again, having seen both, is a decision.
-    """
-    history = history_of(game)
-    table = fold(game.setup, history)
-    assert isinstance(table, AuruxxxTable)
-    now = finished_part(table, index)
-    if not isinstance(now, auruxxx.Round):
-        return _back_to_sheet(game)
-    return _correct_page(
-        game, index, now, history[-1].seq if history else 0, problems, 409,
-        submitted=shown, stands_now=_round_values(now, list(game.player_names), table.game.house_rules),
-    )
-
-
-def _int_field(name: str) -> int | str:
-    """Return a form field as a whole number when it is one (the rules refuse anything else)."""
-    value = request.form.get(name, "").strip()
-    return int(value) if is_integer(value) else value
-
-
-def _round_values(finished: auruxxx.Round, players: list[str], rules: auruxxx.HouseRules) -> dict[str, Any]:
-    """Return a finished round as the correction form's fields hold it."""
-    return {
-        "finisher": finished.finisher,
-        "golden12": finished.golden12,
-        "happy_man": finished.happy_man,
-        "passes": {p: finished.passes_of(p) for p in players},
-        "hands": {
-            p: {"points": auruxxx.hand_points(finished.hand_of(p), rules)}
-            for p in players
-            if p != finished.finisher
+def _stored_round(table: Table[Any], index: int) -> RoundForm:
+    """Return the form's values for a finished round: every hand as its total."""
+    game = _table(table).game
+    round_ = game.rounds[index]
+    return RoundForm(
+        finisher=round_.finisher,
+        golden12=round_.golden12,
+        happy_man=round_.happy_man,
+        passes={p: round_.passes_of(p) for p in game.players},
+        hands={
+            p: auruxxx.hand_points(round_.hand_of(p), game.house_rules) for p in game.players if p != round_.finisher
         },
+    )
+
+
+def _read_round_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, RoundForm, list[str]]:
+    """Return the corrected round as a record round, the form as filled in, and the hands left blank."""
+    played = _table(table).game
+    players = game.player_names
+    typed = {p: request.form.get(f"hand-{seat}", "").strip() for seat, p in enumerate(players)}
+    shown = RoundForm(
+        finisher=request.form.get("finisher", ""),
+        golden12=whole_or_text(request.form.get("golden12", "")),
+        happy_man=request.form.get("happy_man", "") or None,
+        passes={p: whole_or_text(request.form.get(f"passes-{seat}", "")) for seat, p in enumerate(players)},
+        hands=typed,
+    )
+    blank = [p for p, text in typed.items() if p != shown.finisher and not text]
+    if blank:
+        return {}, shown, [gettext("%(name)s: type the points in hand (0 for an empty hand).", name=name) for name in blank]
+    original = played.rounds[index]
+    hands = {
+        p: serialise_hand(auruxxx.retyped_hand(original, p, int(text), played.house_rules)) if is_integer(text) else {"points": text}
+        for p, text in typed.items()
+        if p != shown.finisher
     }
+    written = {
+        "finisher": shown.finisher,
+        "golden12": shown.golden12,
+        "happy_man": shown.happy_man,
+        "passes": dict(shown.passes),
+        "hands": hands,
+    }
+    return written, shown, []
 
 
 def _correct_page(
     game: Game,
+    table: Table[Any],
     index: int,
-    original: auruxxx.Round,
+    values: RoundForm,
     seen: int,
     problems: list[str],
     status: int,
-    submitted: dict[str, Any] | None = None,
-    stands_now: dict[str, Any] | None = None,
+    stands_now: RoundForm | None,
 ) -> Response:
     """Render the correction form, filled in with the round as it stands (or as submitted, beside ``stands_now``)."""
-    table = table_of(game)
-    assert isinstance(table, AuruxxxTable)
-    players = list(game.player_names)
-    values = submitted or _round_values(original, players, table.game.house_rules)
-    holder_before = None
-    for earlier in table.game.rounds[:index]:
-        holder_before = earlier.happy_man or holder_before
     return page_or_fragment(
         "auruxxx/correct.html",
         "correct",
         status=status,
         game=game,
         number=index + 1,
-        players=players,
+        players=list(game.player_names),
         values=values,
         stands_now=stands_now,
         seen=seen,
         problems=problems,
         new_key=new_key,
-        nobody_allowed=holder_before is None,
+        nobody_allowed=auruxxx.figure_holder(_table(table).game.rounds[:index]) is None,
         golden12_choices=range(1, auruxxx.GOLDEN12_IN_DECK + 1),
         pass_choices=range(0, auruxxx.MAX_PASSES + 1),
     )
+
+
+ROUND_CORRECTION = Correction(
+    event="correct_round",
+    position="round",
+    changed_meanwhile=lambda: gettext(
+        "Someone else changed this round meanwhile. What you entered is still in the form; "
+        "compare it with how the round stands now and save again."
+    ),
+    stored=_stored_round,
+    read_form=_read_round_form,
+    page=_correct_page,
+)
+
+
+@bp.route("/g/<token>/rounds/<int:number>/correct", methods=["GET", "POST"])
+def correct(token: str, number: int) -> Response:
+    """Correct a finished round as a whole; everything after it is recomputed."""
+    return corrections.correct(game_or_404(token, kind=KIND), number, ROUND_CORRECTION)

@@ -1,54 +1,77 @@
-"""A game's changes in words, and the earlier games of the same table."""
+"""A game's changes in words, what "undo" would take back, and the earlier games of the same table."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
-from flask_babel import lazy_gettext as _l
-
+from flask_babel import gettext
 from sqlalchemy import select
 
 from models import Game, db
+from rules.games import JSON
+from rules.history import IMPORT, REMATCH, UNDO, TableEvent, last_change
+from views.sheets import sheet_of
+
+EARLIER_GAMES = 50
+"""How far back the evening at one table is listed."""
 
 
-def describe_history(game: Game) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One change on the history page."""
+
+    seq: int
+    when: datetime
+    text: str
+    undone: bool
+    """Whether a later undo took it back."""
+    undo: bool
+    """Whether it is itself an undo."""
+
+
+@dataclass(frozen=True)
+class UndoOffer:
+    """The change the undo button takes back, in words."""
+
+    seq: int
+    text: str
+
+
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
+    """Return one change of a game in words: an import, undo or rematch here, the game's own changes by its views."""
+    if kind == IMPORT:
+        return str(gettext("Game imported from a record"))
+    if kind == UNDO:
+        return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
+    if kind == REMATCH:
+        return str(gettext("Rematch started"))
+    return sheet_of(game.kind).describe_event(kind, payload)
+
+
+def describe_history(game: Game) -> list[HistoryEntry]:
     """Return the game's events in words, newest first, marking those an undo took back."""
-    undone = {event.payload.get("event") for event in game.events if event.kind == "undo"}
-    entries = []
-    for event in game.events:
-        entries.append(
-            {
-                "seq": event.seq,
-                "when": event.created_at,
-                "text": describe_event(event.kind, event.payload),
-                "undone": event.seq in undone,
-                "undo": event.kind == "undo",
-            }
+    undone = {event.payload.get("event") for event in game.events if event.kind == UNDO}
+    entries = [
+        HistoryEntry(
+            seq=event.seq,
+            when=event.created_at,
+            text=describe_event(game, event.kind, event.payload),
+            undone=event.seq in undone,
+            undo=event.kind == UNDO,
         )
+        for event in game.events
+    ]
     return list(reversed(entries))
 
 
-def describe_event(kind: str, payload: dict[str, Any]) -> str:
-    """Return one change in words."""
-    player = payload.get("player")
-    number = (payload.get("round", payload.get("day", 0)) or 0) + 1
-    texts: dict[str, Any] = {
-        "pass": _l("Round %(n)s: pass cross for %(player)s", n=number, player=player),
-        "happy_man": _l("Round %(n)s: %(player)s takes the Happy-Man figure", n=number, player=player),
-        "finish": _l(
-            "Round %(n)s: %(player)s ends it with %(g)s Golden 12", n=number, player=player, g=payload.get("golden12")
-        ),
-        "hand": _l("Round %(n)s: hand of %(player)s entered", n=number, player=player) if "round" in payload else _l("Final hand of %(player)s entered", player=player),
-        "correct_round": _l("Round %(n)s corrected", n=number),
-        "card": _l("Day %(n)s: %(player)s revealed a card", n=number, player=player),
-        "gift": _l("Day %(n)s: the Claus winner gives the day to %(player)s", n=number, player=player),
-        "taken": _l("Day %(n)s: day card taken by %(player)s", n=number, player=player or _l("nobody")),
-        "correct_day": _l("Day %(n)s corrected", n=number),
-        "import": _l("Game imported from a record"),
-        "undo": _l("Change no. %(seq)s undone", seq=payload.get("event")),
-        "rematch": _l("Rematch started"),
-    }
-    return str(texts.get(kind, kind))
+def undo_offer(game: Game, history: Sequence[TableEvent]) -> UndoOffer | None:
+    """Return what the undo button would take back, or None when there is nothing."""
+    change = last_change(history)
+    if change is None:
+        return None
+    return UndoOffer(seq=change.seq, text=describe_event(game, change.kind, change.payload))
 
 
 def rematch_of(game: Game) -> Game | None:
@@ -60,7 +83,7 @@ def earlier_games(game: Game) -> list[Game]:
     """Return the games this one is a rematch of, most recent first: the table's evening so far."""
     earlier: list[Game] = []
     previous_id = game.previous_id
-    while previous_id is not None and len(earlier) < 50:
+    while previous_id is not None and len(earlier) < EARLIER_GAMES:
         previous = db.session.get(Game, previous_id)
         if previous is None:
             break

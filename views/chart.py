@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rules.points import HalfPoints
 from views.scoreboard import Scoreboard, shown
 
 WIDTH = 320
@@ -21,7 +22,7 @@ TOP = 10
 BOTTOM = 22
 """Room for the round or day labels under the chart."""
 SHAPES = ("circle", "square", "triangle", "diamond", "triangle-down", "cross", "plus", "star")
-"""One marker shape per seat: up to eight players (12 Days' "8 Players")."""
+"""One marker shape per seat, for up to eight players."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
 MARKER = 4.2
 """Half the width of a marker, in chart units."""
@@ -161,7 +162,7 @@ def build_chart(board: Scoreboard, *, title: str) -> Chart | None:
             )
         )
     x_ticks = tuple(Tick(x_of(index), row.label, len(row.label) > 2) for index, row in enumerate(board.rows, start=1))
-    y_ticks = tuple(Tick(y_of(value), shown(value)) for value in range(low, high + 1, step))
+    y_ticks = tuple(Tick(y_of(value), shown(HalfPoints(value))) for value in range(low, high + 1, step))
     description = "; ".join(
         f"{player}: " + ", ".join(shown(step_totals[player]) for step_totals in steps[1:]) for player in board.players
     )

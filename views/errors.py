@@ -7,16 +7,12 @@ an answer never tells whether a guessed token exists.
 
 from __future__ import annotations
 
-import math
-import time
-
 from flask import Blueprint, g, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
-from extensions import limiter
 from models import db
 from views.render import page_or_fragment
 
@@ -64,15 +60,6 @@ def wants_json() -> bool:
     return request.accept_mimetypes.best_match(("text/html", "application/json")) == "application/json"
 
 
-def _retry_after() -> int | None:
-    """Return in how many seconds the limit a request ran into lets it through again."""
-    try:
-        current = limiter.current_limit
-        return None if current is None else max(1, math.ceil(current.reset_at - time.time()))
-    except Exception:  # a failing limit store must not turn a 429 into a 500
-        return None
-
-
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> Response | HTTPException:
     """Answer an HTTP error with a small page (or fragment, or JSON) and the error's own status."""
@@ -95,8 +82,6 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     for name, value in error.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
-    if code == 429 and (seconds := _retry_after()) is not None:
-        response.headers["Retry-After"] = str(seconds)
     if code == 413:
         # The body was refused unread: on a kept-alive connection its bytes would be taken for the next request.
         response.headers["Connection"] = "close"

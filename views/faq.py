@@ -5,41 +5,20 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
-from flask_babel import lazy_gettext as _l
 
-from faq.content import CONTENT, GAMES, LANGUAGES, TOPICS, Entry, load
+from faq.content import CONTENT, LANGUAGES, Entry, Outline, load, load_outlines
 from faq.search import Index
+from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
 from views.render import page_or_fragment
-from views.table import game_behind
+from views.addresses import game_behind
 
 bp = Blueprint("faq", __name__)
 
-TOPIC_TITLES: dict[str, Any] = {
-    "laying": _l("Laying cards"),
-    "passing": _l("Passing"),
-    "draw-two": _l('The "2" (draw two)'),
-    "action-cards": _l("Action cards and the 50"),
-    "happy-man": _l("Happy-Man"),
-    "round-end": _l("Ending a round"),
-    "scoring": _l("Scoring and winning"),
-    "house-rules": _l("House rules"),
-    "setup": _l("Setting up"),
-    "app": _l("Using Tischblock"),
-    "day": _l("Winning a day"),
-    "ties": _l("Ties"),
-    "claus": _l("Santa and Mrs. Claus"),
-    "pot": _l("The pot"),
-    "end": _l("End of the game"),
-    "bonus": _l("Hand bonus"),
-    "variants": _l("8 Nights and 8 Players"),
-}
-GAME_TITLES = {"auruxxx": "AURUXXX – Die Goldene Zwölf", "12days": "12 Days"}
 MAX_QUERY = 200
 
 
@@ -51,12 +30,20 @@ def _shared_index(folder: Path) -> Index:
 
 def init_app(app: Flask) -> None:
     """Load and check the FAQ at start: broken content stops the app, not a page."""
-    app.extensions["faq_index"] = _shared_index(Path(app.config.get("FAQ_CONTENT", CONTENT)))
+    folder = Path(app.config.get("FAQ_CONTENT", CONTENT))
+    app.extensions["faq_index"] = _shared_index(folder)
+    app.extensions["faq_outlines"] = load_outlines(folder)
 
 
 def index() -> Index:
     """Return the app's FAQ index."""
     found: Index = current_app.extensions["faq_index"]
+    return found
+
+
+def outlines() -> dict[str, Outline]:
+    """Return how each game's FAQ is organised, for every game that has one, in the registry's order."""
+    found: dict[str, Outline] = current_app.extensions["faq_outlines"]
     return found
 
 
@@ -70,9 +57,10 @@ def language() -> str:
 
 
 def game_arg(value: str | None) -> str:
-    """Return a known game, refusing anything else with 404 (a wrong address) or 400 (a wrong parameter)."""
-    if value not in GAMES:
-        abort(400, description="game must be auruxxx or 12days")
+    """Return a game with a FAQ, refusing anything else with 400 (a wrong parameter)."""
+    games = tuple(outlines())
+    if value not in games:
+        abort(400, description=f"game must be one of {', '.join(games)}")
     return value
 
 
@@ -83,6 +71,11 @@ def back_to_sheet(game: str) -> str | None:
     return token if found is not None and found.kind == game else None
 
 
+def title(game: str) -> str:
+    """Return a game's own name."""
+    return find_game(game).TITLE
+
+
 def entries_of(game: str, lang: str) -> list[Entry]:
     """Return all entries of one game and language in file order."""
     return [e for e in index().entries if e.game == game and e.lang == lang]
@@ -91,13 +84,14 @@ def entries_of(game: str, lang: str) -> list[Entry]:
 @bp.get("/faq")
 def start() -> str:
     """Let the player pick the game whose rules they have a question about."""
-    return render_template("faq/start.html", games=GAME_TITLES)
+    return render_template("faq/start.html", games={game: title(game) for game in outlines()})
 
 
 @bp.get("/faq/<game>")
 def game_page(game: str) -> str:
     """List every question of a game by topic, with the search box on top; ``control=`` narrows to one sheet control."""
-    if game not in GAMES:
+    outline = outlines().get(game)
+    if outline is None:
         abort(404)
     lang = language()
     control = request.args.get("control", "")
@@ -105,9 +99,9 @@ def game_page(game: str) -> str:
     topics: dict[str, list[Entry]] = defaultdict(list)
     for entry in shown:
         topics[entry.topic].append(entry)
-    ordered = [(TOPIC_TITLES[t], topics[t]) for t in TOPICS[game] if topics.get(t)]
+    ordered = [(titles[lang], topics[topic]) for topic, titles in outline.topics.items() if topics.get(topic)]
     return render_template(
-        "faq/game.html", game=game, title=GAME_TITLES[game], topics=ordered, control=control, query="", hits=None, lang=lang,
+        "faq/game.html", game=game, title=title(game), topics=ordered, control=control, query="", hits=None, lang=lang,
         back=back_to_sheet(game),
     )
 
@@ -115,14 +109,11 @@ def game_page(game: str) -> str:
 @bp.get("/faq/<game>/<entry_id>")
 def entry_page(game: str, entry_id: str) -> str:
     """Show one answer at its own address, to share."""
-    if game not in GAMES:
-        abort(404)
     found = next((e for e in entries_of(game, language()) if e.id == entry_id), None)
     if found is None:
         abort(404)
-    return render_template(
-        "faq/entry.html", game=game, title=GAME_TITLES[game], entry=found, topic=TOPIC_TITLES[found.topic], back=back_to_sheet(game)
-    )
+    topic = outlines()[game].topics[found.topic][found.lang]
+    return render_template("faq/entry.html", game=game, title=title(game), entry=found, topic=topic, back=back_to_sheet(game))
 
 
 @bp.get("/faq/search")
@@ -143,7 +134,7 @@ def search() -> BaseResponse:
         response.vary.add("Accept")
         return response
     page = page_or_fragment(
-        "faq/game.html", "results", game=game, title=GAME_TITLES[game], topics=[], control="", query=query, hits=hits, lang=lang,
+        "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
         back=back_to_sheet(game),
     )
     page.vary.add("Accept")

@@ -1,96 +1,42 @@
-"""Starting a game, importing and exporting its record, its history of changes, undo and a rematch."""
+"""What every game has: starting it, its sheet's address, importing and exporting its record, its history, undo and a rematch.
+
+Nothing here knows a game by name: the rules registry (``rules.games``) and the sheet views
+(``views.sheets``) answer for the game at hand.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext as _l
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
-from sqlalchemy.exc import IntegrityError
-
+from extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, table_of
 from models.event import add_first_events, append_event
-from rules import auruxxx, record, twelve_days
-from rules.history import Change, TableEvent, import_changes, superseded
+from rules import record
+from rules.games import JSON, find_game
+from rules.history import UNDO, Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
-from views import auruxxx_sheet, twelve_days_sheet
-from extensions import csrf
+from views.addresses import game_for_reading, game_or_404, shown_on_tv
 from views.changes import describe_history, rematch_of
+from views.forms import is_whole
 from views.limits import creating, importing
 from views.render import go_to
 from views.scoreboard import csv_export as csv_export_text
-from views.table import (
-    game_for_reading, game_or_404, is_whole, recent_names, record_tap, remember_names, say, shown_on_tv,
-)
+from views.sheets import SHEETS, SheetView, sheet_of
+from views.taps import record_tap, say
 
 bp = Blueprint("games", __name__)
 
 MAX_IMPORT_BYTES = 256 * 1024
 """A game record is a few kilobytes; anything far larger is not one."""
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One option of a house rule or variant, as the form offers it."""
-
-    value: str
-    label: Any
-
-
-@dataclass(frozen=True)
-class Option:
-    """A setting the table chooses when it starts a game, with a line that says what it does."""
-
-    name: str
-    title: Any
-    explanation: Any
-    choices: tuple[Choice, ...]
-    default: str
-
-
-AURUXXX_OPTIONS = (
-    Option(
-        "golden12_in_hand",
-        _l("Golden 12 left in hand"),
-        _l("Points for a Golden 12 that a player other than the finisher still holds."),
-        (Choice("12", "12"), Choice("0", "0"), Choice("25", "25")),
-        "12",
-    ),
-    Option(
-        "two_in_hand",
-        _l('"2" card left in hand'),
-        _l('Points for a "2" (draw two) card still in hand at the end of a round.'),
-        (Choice("2", "2"), Choice("25", "25")),
-        "2",
-    ),
-    Option(
-        "halving",
-        _l("Happy-Man halves"),
-        _l("Only matters when the Happy-Man holder also ended the round with Golden 12."),
-        (Choice("net", _l("after the Golden-12 bonus")), Choice("penalty", _l("before the Golden-12 bonus"))),
-        "net",
-    ),
-    Option(
-        "rounding",
-        _l("Half points"),
-        _l("What becomes of an odd score when it is halved, e.g. 17."),
-        (Choice("exact", _l("keep the half (8.5)")), Choice("floor", _l("round down (8)")), Choice("ceil", _l("round up (9)"))),
-        "exact",
-    ),
-)
-
-TWELVE_DAYS_VARIANTS = (
-    Choice(twelve_days.STANDARD.name, _l("12 Days (3–5 players)")),
-    Choice(twelve_days.EIGHT_NIGHTS.name, _l("8 Nights (3–4 players, cards 1–8)")),
-    Choice(twelve_days.EIGHT_PLAYERS.name, _l("8 Players (6–8 players, two decks)")),
-)
-
-GAME_TITLES = {record.AURUXXX: "AURUXXX – Die Goldene Zwölf", record.TWELVE_DAYS: "12 Days"}
-SEATS = {record.AURUXXX: auruxxx.MAX_PLAYERS, record.TWELVE_DAYS: twelve_days.EIGHT_PLAYERS.max_players}
+RECENT_NAMES = 12
+"""How many player names this device remembers from its recent games."""
 
 
 @dataclass
@@ -103,29 +49,30 @@ class NewGameForm:
     settings: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def views(self) -> SheetView:
+        """Return the views of the game being set up: its seats and options."""
+        return sheet_of(self.kind)
+
     @classmethod
     def empty(cls, kind: str) -> NewGameForm:
         """Return a blank form with the defaults."""
-        form = cls(kind=kind, names=[""] * SEATS[kind])
-        form.settings = {option.name: option.default for option in AURUXXX_OPTIONS}
-        form.settings["variant"] = twelve_days.STANDARD.name
-        return form
+        views = sheet_of(kind)
+        return cls(kind=kind, names=[""] * views.SEATS, settings={option.name: option.default for option in views.OPTIONS})
 
     @classmethod
     def submitted(cls, kind: str) -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
-        names = [record.trimmed_name(name) for name in request.form.getlist("player")][: SEATS[kind]]
-        form.names = names + [""] * (SEATS[kind] - len(names))
+        seats = form.views.SEATS
+        names = [record.trimmed_name(name) for name in request.form.getlist("player")][:seats]
+        form.names = names + [""] * (seats - len(names))
         dealer = request.form.get("dealer", "0")
-        form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < SEATS[kind] else 0
-        for option in AURUXXX_OPTIONS:
+        form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < seats else 0
+        for option in form.views.OPTIONS:
             value = request.form.get(option.name, option.default)
             if value in {choice.value for choice in option.choices}:
                 form.settings[option.name] = value
-        variant = request.form.get("variant", twelve_days.STANDARD.name)
-        if variant in twelve_days.VARIANTS:
-            form.settings["variant"] = variant
         return form
 
     def apply(self, action: str) -> None:
@@ -148,18 +95,10 @@ class NewGameForm:
         elif verb == "clear":
             self.names[seat] = ""
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> dict[str, JSON]:
         """Return the game the form describes, as a record without rounds or days."""
         players = [name for name in self.names if name]
-        if self.kind == record.AURUXXX:
-            rules: dict[str, Any] = {
-                "golden12_in_hand": int(self.settings["golden12_in_hand"]),
-                "two_in_hand": int(self.settings["two_in_hand"]),
-                "halving": self.settings["halving"],
-                "rounding": self.settings["rounding"],
-            }
-            return {"game": self.kind, "players": players, "house_rules": rules}
-        return {"game": self.kind, "variant": self.settings["variant"], "players": players}
+        return {"game": self.kind, "players": players, **self.views.setup_from_form(self.settings)}
 
     def first_dealer(self) -> int:
         """Return the dealer's position among the filled-in seats."""
@@ -176,14 +115,8 @@ def create_game(
     (and stores nothing) when the rules refuse the changes, ``IntegrityError`` if ``previous``
     already has a rematch (the database allows one).
     """
-    game = Game(
-        kind=setup["game"],
-        variant=setup.get("variant", twelve_days.STANDARD.name),
-        house_rules=setup.get("house_rules", {}),
-        first_dealer=first_dealer,
-        previous_id=previous.id if previous else None,
-        card_table=previous.card_table if previous else CardTable(),
-    )
+    game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
+    game.card_table = previous.card_table if previous else CardTable()
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
     try:
@@ -195,14 +128,25 @@ def create_game(
     return game
 
 
+def remember_names(names: Iterable[str]) -> None:
+    """Keep the names of a new game's players, most recent first, to offer them next time."""
+    recent = recent_names()
+    fresh = list(names)
+    session["recent_names"] = (fresh + [name for name in recent if name not in fresh])[:RECENT_NAMES]
+
+
+def recent_names() -> list[str]:
+    """Return the player names this device used in its recent games."""
+    return [name for name in session.get("recent_names", []) if isinstance(name, str)]
+
+
 def _new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
-    """Render the new-game form."""
+    """Render the new-game form: the shared form, with the game's own fields from its template folder."""
     return render_template(
-        "games/new.html",
+        f"{form.views.FOLDER}/new.html",
         form=form,
-        title=GAME_TITLES[form.kind],
-        options=AURUXXX_OPTIONS if form.kind == record.AURUXXX else (),
-        variants=TWELVE_DAYS_VARIANTS if form.kind == record.TWELVE_DAYS else (),
+        title=find_game(form.kind).TITLE,
+        options=form.views.OPTIONS,
         recent=[name for name in recent_names() if name not in form.names],
     ), status
 
@@ -211,7 +155,7 @@ def _new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
 @creating
 def new(kind: str) -> BaseResponse | tuple[str, int]:
     """Show the new-game form, rearrange it on a button press, or start the game."""
-    if kind not in GAME_TITLES:
+    if kind not in SHEETS:
         abort(404)
     if request.method == "GET":
         return _new_game_page(NewGameForm.empty(kind))
@@ -241,9 +185,7 @@ def sheet(token: str) -> BaseResponse:
     tv = shown_on_tv(game)
     if tv is not None and rematch_of(game) is not None:
         return go_to(url_for("join.tv", token=tv.token))
-    if game.kind == record.AURUXXX:
-        return auruxxx_sheet.render(game)
-    return twelve_days_sheet.render(game)
+    return sheet_of(game.kind).render(game)
 
 
 @bp.get("/g/<token>/record.json")
@@ -261,7 +203,7 @@ def export(token: str) -> BaseResponse:
 def csv_export(token: str) -> BaseResponse:
     """Return the pad for a spreadsheet: a row per round or day, a column per player."""
     game = game_for_reading(token)
-    board = auruxxx_sheet.scoreboard(game) if game.kind == record.AURUXXX else twelve_days_sheet.scoreboard(game)
+    board = sheet_of(game.kind).scoreboard(game)
     response = Response(csv_export_text(board).encode("utf-8-sig"), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.csv"'
     response.vary.add("Accept-Language")
@@ -278,37 +220,24 @@ def undo(token: str) -> BaseResponse:
     now" would take back a change nobody at this phone saw.
     """
     game = game_or_404(token)
+    views = sheet_of(game.kind)
     target = request.form.get("event", "")
     if not is_whole(target):
-        return _sheet_after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
+        return views.after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
 
     def still_last(events: Sequence[TableEvent]) -> None:
         if superseded(events, int(target)):
             raise StaleError(f"change {target} is no longer the last one")
 
     try:
-        problems = record_tap(game, "undo", {"event": int(target)}, precondition=still_last)
+        problems = record_tap(game, UNDO, {"event": int(target)}, precondition=still_last)
     except StaleError:
         stale = gettext(
             "Someone else changed the game meanwhile, so that was no longer the last change. "
             "Nothing was undone; this is the sheet now."
         )
-        return _sheet(game, [stale], 409)
-    return _sheet_after_tap(game, problems)
-
-
-def _sheet_after_tap(game: Game, problems: list[str]) -> BaseResponse:
-    """Answer a tap: the sheet again, with the refusal on it when there was one."""
-    if game.kind == record.AURUXXX:
-        return auruxxx_sheet.after_tap(game, problems)
-    return twelve_days_sheet.after_tap(game, problems)
-
-
-def _sheet(game: Game, problems: list[str], status: int) -> BaseResponse:
-    """Show the sheet (page or fragment) with a refusal and its status."""
-    if game.kind == record.AURUXXX:
-        return auruxxx_sheet.render(game, problems=problems, status=status)
-    return twelve_days_sheet.render(game, problems=problems, status=status)
+        return views.render(game, problems=[stale], status=409)
+    return views.after_tap(game, problems)
 
 
 @bp.post("/g/<token>/rematch")
@@ -324,9 +253,8 @@ def rematch(token: str) -> BaseResponse:
     game = game_or_404(token)
     successor = rematch_of(game)
     if successor is None:
-        rounds = auruxxx.ROUNDS if game.kind == record.AURUXXX else 0
         try:
-            successor = create_game(game.setup, first_dealer=(game.first_dealer + rounds) % len(game.players), previous=game)
+            successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
         except IntegrityError:
             db.session.rollback()
             successor = rematch_of(game)
@@ -359,17 +287,18 @@ def import_record() -> BaseResponse | tuple[str, int]:
         csrf.protect()  # the upload form; ``protect`` itself would ignore the setting
     upload = request.files.get("record")
     if upload is None or not upload.filename:
-        return render_template("games/import.html", problems=[str(_l("Choose a game record file to import."))]), 422
+        return render_template("games/import.html", problems=[gettext("Choose a game record file to import.")]), 422
     data = upload.read(MAX_IMPORT_BYTES + 1)
     try:
         game = _import(data)
     except Illegal as illegal:
-        return render_template("games/import.html", problems=[str(p) for p in illegal.problems]), 422
+        refusals = [f"{problem.place}: {say(problem)}" if problem.place else say(problem) for problem in illegal.problems]
+        return render_template("games/import.html", problems=refusals), 422
     return redirect(url_for("games.sheet", token=game.token), code=303)
 
 
 def _import_json() -> BaseResponse:
-    """Import a record sent as a JSON body."""
+    """Import a record sent as a JSON body; the refusals are the lines ``flask score`` prints."""
     try:
         game = _import(request.get_data(cache=False)[: MAX_IMPORT_BYTES + 1])
     except Illegal as illegal:
@@ -391,12 +320,9 @@ def _import(data: bytes) -> Game:
     if len(data) > MAX_IMPORT_BYTES:
         raise Illegal([Problem("record", N_("is larger than {size} KiB"), {"size": MAX_IMPORT_BYTES // 1024})])
     imported = record.loads(data)
-    written = record.serialise(imported)
-    setup: dict[str, Any] = {key: written[key] for key in ("game", "players", "house_rules", "variant") if key in written}
-    game = create_game(setup, changes=import_changes(imported))
+    game = create_game(record.setup(imported), changes=import_changes(imported))
     current_app.logger.info("imported a %s game", game.kind)
     return game
-
 
 
 csrf.exempt(import_record)

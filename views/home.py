@@ -2,10 +2,12 @@
 
 from flask import Blueprint, render_template
 
+from views.sheets import SHEETS
+
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index() -> str:
-    """Introduce the app and list the games."""
-    return render_template("home/index.html")
+    """Introduce the app and list the games, each with its own card."""
+    return render_template("home/index.html", game_cards=[f"{sheet.FOLDER}/card.html" for sheet in SHEETS.values()])

@@ -15,7 +15,7 @@ from models.game import NAME_MAX_LENGTH, new_token
 from views.limits import joining
 from views.qr import for_phones, qr_svg
 from views.render import go_to, page_or_fragment
-from views.table import current_game_at, game_or_404
+from views.addresses import current_game_at, game_or_404
 
 bp = Blueprint("join", __name__)
 

@@ -20,7 +20,8 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from sqlalchemy import func, select
 
 from models import CHANGES_CHANNEL, Event, Game, db
-from views.table import game_for_reading, is_whole
+from views.addresses import game_for_reading
+from views.forms import is_whole
 
 bp = Blueprint("live", __name__)
 

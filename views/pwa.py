@@ -16,7 +16,6 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import get_locale, get_translations, gettext, ngettext
 
-from faq.content import GAMES
 from views import faq
 from views.assets import static_files
 
@@ -107,7 +106,7 @@ def worker_settings() -> dict[str, object]:
     pages = [
         url_for("home.index"),
         url_for("faq.start"),
-        *(url_for("faq.game_page", game=game) for game in GAMES),
+        *(url_for("faq.game_page", game=game) for game in faq.outlines()),
         url_for("faq.offline_index"),
         *answers,
     ]

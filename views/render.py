@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import make_response, redirect, render_template, request, url_for
@@ -10,11 +10,12 @@ from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
 from models import Game
+from views.addresses import address, editable, shown_on_tv
 from views.changes import earlier_games, rematch_of
 from views.chart import build_chart
-from views.scoreboard import Scoreboard, share_text
 from views.qr import for_phones, qr_svg
-from views.table import address, editable, new_key, shown_on_tv
+from views.scoreboard import Scoreboard, share_text
+from views.taps import new_key
 
 
 def wants_fragment() -> bool:
@@ -43,7 +44,7 @@ def go_to(url: str) -> Response:
     return redirect(url, code=303)
 
 
-def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: str) -> Response:
+def answer_tap(problems: Sequence[str], show: Callable[..., Response], sheet_url: str) -> Response:
     """Answer a tap on a sheet: the refusal on the sheet, the updated sheet for htmx, else back to the page.
 
     ``show`` renders the sheet (it takes ``problems`` and ``status``); a plain form is
@@ -57,7 +58,7 @@ def answer_tap(problems: list[str], show: Callable[..., Response], sheet_url: st
 
 
 def render_sheet(
-    template: str, game: Game, board: Scoreboard, /, *, problems: list[str] | None = None, status: int = 200, **context: Any
+    template: str, game: Game, board: Scoreboard, /, *, problems: Sequence[str] = (), status: int = 200, **context: Any
 ) -> Response:
     """Render a game's sheet (page or ``#sheet`` fragment) with what every sheet shows besides its own layout.
 
@@ -73,7 +74,7 @@ def render_sheet(
         template,
         "sheet",
         status=status,
-        problems=problems or [],
+        problems=list(problems),
         new_key=new_key,
         earlier=earlier_games(game),
         record_url=url_for("games.export", token=address(game)),

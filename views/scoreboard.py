@@ -11,7 +11,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import format_decimal, get_locale, gettext, ngettext
 
 from rules import points
 from rules.points import HalfPoints
@@ -19,7 +19,7 @@ from rules.points import HalfPoints
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the pad: a finished round or day (or an extra such as 12 Days' hand bonus)."""
+    """One line of the pad: a finished round or day (or an extra line, such as a hand bonus)."""
 
     label: str
     """How the pad names it: "1", "2", … or "Bonus"."""
@@ -42,14 +42,14 @@ class Scoreboard:
     winners: tuple[str, ...]
     """Set once the game is over."""
     fewest_win: bool
-    """AURUXXX is won with the fewest points, 12 Days with the most."""
+    """Whether the fewest points win (else the most)."""
 
     def running_totals(self) -> list[dict[str, HalfPoints]]:
         """Return every player's total before the first row and after each one."""
-        running = {player: 0 for player in self.players}
+        running = {player: HalfPoints(0) for player in self.players}
         steps = [dict(running)]
         for row in self.rows:
-            running = {player: running[player] + row.points.get(player, 0) for player in self.players}
+            running = {player: HalfPoints(running[player] + row.points.get(player, HalfPoints(0))) for player in self.players}
             steps.append(dict(running))
         return steps
 
@@ -64,9 +64,12 @@ def decimal_separator() -> str:
     return "," if str(get_locale() or "de").startswith("de") else "."
 
 
+POINTS_FORMAT = "0.#;−0.#"
+
+
 def shown(value: HalfPoints) -> str:
     """Return points as the reader writes them (6,5 or 6.5, a real minus sign)."""
-    return points.display(value, decimal_separator=decimal_separator())
+    return str(format_decimal(points.to_decimal(value), format=POINTS_FORMAT))
 
 
 def share_text(board: Scoreboard) -> str:
@@ -118,5 +121,5 @@ def csv_export(board: Scoreboard) -> str:
     writer.writerow([board.stage, *(csv_text(player) for player in board.players)])
     rows: Sequence[tuple[str, Mapping[str, HalfPoints]]] = [(row.label, row.points) for row in board.rows]
     for label, scored in [*rows, (str(gettext("Total")), board.totals)]:
-        writer.writerow([csv_text(label), *(csv_number(scored.get(player, 0), separator) for player in board.players)])
+        writer.writerow([csv_text(label), *(csv_number(scored.get(player, HalfPoints(0)), separator) for player in board.players)])
     return buffer.getvalue()

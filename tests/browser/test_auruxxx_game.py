@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
 
-from rules import points, record
+from rules import record
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,8 @@ def small_phone(browser: Browser, playwright: Playwright) -> Iterator[Page]:
 
 def shown(number: int | float) -> str:
     """Return a record's number as the German sheet writes it: 8.5 -> "8,5", -5 -> "−5"."""
-    return points.display(round(number * 2), decimal_separator=",")
+    text = f"{abs(number):g}".replace(".", ",")
+    return f"−{text}" if number < 0 else text
 
 
 def scored(players: list[str], rounds: list[dict[str, Any]]) -> dict[str, Any]:

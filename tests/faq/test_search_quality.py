@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from faq.content import GAMES, LANGUAGES, load
+from faq.content import LANGUAGES, load, load_outlines
 from faq.search import Index
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.toml"
+GAMES = tuple(load_outlines())
+"""The games with a FAQ."""
 TOP3_REQUIRED = 0.95
 TOP1_REQUIRED = 0.85
 MIN_QUESTIONS = 45

@@ -7,7 +7,11 @@ from typing import Any
 import pytest
 
 from rules import history, record
-from rules.history import AuruxxxTable, TableEvent, TwelveDaysTable
+from rules.games import Table
+from rules.auruxxx.history import AuruxxxTable
+from rules.history import TableEvent
+from rules.twelve_days.history import TwelveDaysTable
+from rules.twelve_days.record import read_day
 from rules.problems import Illegal
 
 AURUXXX_SETUP = {"game": "auruxxx", "players": ["Anna", "Ben", "Cleo"]}
@@ -21,7 +25,7 @@ class Table:
         self.setup = setup
         self.events: list[TableEvent] = []
 
-    def tap(self, kind: str, **payload: Any) -> history.Table:
+    def tap(self, kind: str, **payload: Any) -> Table[Any]:
         """Append an event if the rules allow it and return the game it leads to."""
         event = TableEvent(self.events[-1].seq + 1 if self.events else 1, kind, payload)
         table = history.check(self.setup, self.events, event)
@@ -36,7 +40,7 @@ class Table:
         assert self.events == before
         return [str(p) for p in refusal.value.problems]
 
-    def undo(self) -> history.Table:
+    def undo(self) -> Table[Any]:
         """Undo the last change that still counts."""
         last = history.last_change(self.events)
         assert last is not None
@@ -233,7 +237,7 @@ def test_a_day_resolves_when_the_last_card_is_in() -> None:
     table.tap("card", day=0, player="A", card=5)
     assert table.twelve_days().current is not None and table.twelve_days().current.played == {"B": 3, "A": 5}  # type: ignore[union-attr]
     table.tap("card", day=0, player="C", card=9)
-    assert table.twelve_days().game.days[0] == record.read_twelve_days_day({"played": {"A": 5, "B": 3, "C": 9}}, ("A", "B", "C"))
+    assert table.twelve_days().game.days[0] == read_day({"played": {"A": 5, "B": 3, "C": 9}}, ("A", "B", "C"))
     assert table.totals() == {"A": 0, "B": 1, "C": 0}
 
 

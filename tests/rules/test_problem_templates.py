@@ -17,7 +17,7 @@ RULES = Path(__file__).resolve().parents[2] / "rules"
 def marked_templates() -> list[str]:
     """Return every string literal marked with ``N_`` in the rules package."""
     found = []
-    for source in RULES.glob("*.py"):
+    for source in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_":
                 [template] = node.args
@@ -37,7 +37,7 @@ def test_every_placeholder_has_a_name() -> None:
 
 
 def test_the_rules_import_neither_flask_nor_babel() -> None:
-    for source in RULES.glob("*.py"):
+    for source in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rules import auruxxx, history, record, twelve_days
 from rules.problems import Illegal
+from rules.twelve_days.history import TwelveDaysTable
 from tests.rules.strategies import (
     Record,
     auruxxx_histories,
@@ -280,6 +281,6 @@ def test_a_running_game_exported_at_any_moment_imports_to_the_same_sheet(
     restored = history.fold(restored_setup, replayed)
     assert record.dumps(record.scored(restored.game)) == exported
     assert restored.current == table.current
-    if isinstance(table, history.TwelveDaysTable):
-        assert isinstance(restored, history.TwelveDaysTable)
+    if isinstance(table, TwelveDaysTable):
+        assert isinstance(restored, TwelveDaysTable)
         assert restored.hands == (table.hands if table.game.hands is not None else {})

@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from models import Event, Game, db, table_of
-from rules import points, record
-from rules.history import AuruxxxTable
+from rules import record
+from rules.auruxxx.history import AuruxxxTable
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}
@@ -121,8 +121,9 @@ def keypad_sum(response: TestResponse) -> str:
 
 
 def display(number: int | float, separator: str) -> str:
-    """Return a record's number as the sheet writes it."""
-    return points.display(int(number * 2), decimal_separator=separator)
+    """Return a record's number as the sheet writes it: a half after the separator, a real minus sign."""
+    text = f"{abs(number):g}".replace(".", separator)
+    return f"−{text}" if number < 0 else text
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from werkzeug.test import TestResponse
 
 from models import Event, Game, Player, db, table_of
 from rules import history, record
+from rules.games import Table
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
 EN = {"Accept-Language": "en"}
@@ -83,14 +84,16 @@ def problems(response: TestResponse) -> list[str]:
     return [html.unescape(text) for text in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)]
 
 
-def upload(client: FlaskClient, content: bytes | None, token: str | None, filename: str = "game.json") -> TestResponse:
+def upload(
+    client: FlaskClient, content: bytes | None, token: str | None, filename: str = "game.json", language: str = "en"
+) -> TestResponse:
     """Send the upload form, with a file (unless ``content`` is None) and a CSRF token (unless None)."""
     data: dict[str, Any] = {}
     if content is not None:
         data["record"] = (io.BytesIO(content), filename)
     if token is not None:
         data["csrf_token"] = token
-    return client.post("/import", data=data, content_type="multipart/form-data", headers=EN)
+    return client.post("/import", data=data, content_type="multipart/form-data", headers={"Accept-Language": language})
 
 
 def start(client: FlaskClient) -> str:
@@ -335,6 +338,17 @@ def test_upload_of_an_invalid_record_shows_the_clis_problem_lines(
     assert game_count(strict_app) == 0
 
 
+def test_upload_refusals_speak_the_readers_language(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """The upload page names each problem's place as ``score`` does, and says what is wrong in German for a German reader."""
+    response = upload(strict_client, json.dumps(INVALID).encode(), session_csrf_token(strict_client), language="de")
+    assert response.status_code == 422
+    assert problems(response) == [
+        "rounds[0].golden12: wer die Runde beendet, legt 1 bis 5 Goldene 12 (hier 0)",
+        "rounds[0].passes.Anna: höchstens 3-mal Passen pro Runde (hier 4)",
+    ]
+    assert game_count(strict_app) == 0
+
+
 def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
     """A file that is not JSON answers 422 naming the JSON error."""
     response = upload(strict_client, b"{not json", session_csrf_token(strict_client))
@@ -393,7 +407,7 @@ def test_score_and_import_agree_on_every_hostile_record(
 # --- Export keeps the open round or day ---------------------------------------------------------
 
 
-def stored_table(app: Flask, token: str) -> history.Table:
+def stored_table(app: Flask, token: str) -> Table[Any]:
     """Return what the stored game's history folds to."""
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))

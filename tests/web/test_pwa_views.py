@@ -14,7 +14,7 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 from PIL import Image
 
-from faq.content import GAMES
+from faq.content import load_outlines
 from views.assets import LONG_LIFE_SECONDS, fingerprint
 from views.pwa import ICONS, phone_texts
 
@@ -171,7 +171,7 @@ def test_the_worker_keeps_the_app_shell_and_every_static_file(plain_client: Flas
 def test_the_worker_warms_the_rules_of_every_game_the_server_knows(plain_client: FlaskClient) -> None:
     pages = worker_settings(plain_client)["pages"]
     assert isinstance(pages, list)
-    assert {"/", "/faq", "/faq/offline-index.json", *(f"/faq/{game}" for game in GAMES)} <= set(pages)
+    assert {"/", "/faq", "/faq/offline-index.json", *(f"/faq/{game}" for game in load_outlines())} <= set(pages)
     assert "/faq/auruxxx/happy-man-halving" in pages
 
 

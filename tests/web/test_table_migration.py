@@ -11,7 +11,7 @@ from sqlalchemy import text
 from models import db
 from tests.conftest import migrated_app
 
-BEFORE = "7c4e2d91a5b3"
+BEFORE = "5e8a1f3c7b20"
 """The last revision without table addresses."""
 
 

@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 
 from models import Event, Game, db, table_of
 from rules import record
-from rules.history import TwelveDaysTable
+from rules.twelve_days.history import TwelveDaysTable
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true", **EN}

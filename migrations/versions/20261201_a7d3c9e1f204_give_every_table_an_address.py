@@ -1,8 +1,8 @@
 """give every table an address that outlives one game, and a game at most one rematch
 
-Revision ID: 5e8a1d3c7b20
-Revises: 7c4e2d91a5b3
-Create Date: 2026-11-30 19:00:00
+Revision ID: a7d3c9e1f204
+Revises: 5e8a1f3c7b20
+Create Date: 2026-12-01 10:00:00
 
 """
 
@@ -11,8 +11,8 @@ import secrets
 import sqlalchemy as sa
 from alembic import op
 
-revision = "5e8a1d3c7b20"
-down_revision = "7c4e2d91a5b3"
+revision = "a7d3c9e1f204"
+down_revision = "5e8a1f3c7b20"
 branch_labels = None
 depends_on = None
 

@@ -11,7 +11,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.points import HalfPoints, whole
+from rules.points import HalfPoints, halve, total, whole
 from rules.problems import N_, Problem, at, problem, quoted
 
 MIN_PLAYERS = 2
@@ -234,7 +234,7 @@ def _halve(points: int, rounding: Rounding) -> HalfPoints:
         return whole(points // 2)
     if rounding is Rounding.CEIL:
         return whole(-(-points // 2))
-    return points
+    return halve(points)
 
 
 def score_player(
@@ -269,7 +269,7 @@ def score_player(
         points = _halve(penalty + bonus, house_rules.rounding)
     elif holds_figure and house_rules.halving is Halving.PENALTY and penalty > 0:
         halved = True
-        points = _halve(penalty, house_rules.rounding) + whole(bonus)
+        points = total((_halve(penalty, house_rules.rounding), whole(bonus)))
     return RoundScore(
         hand=hand,
         passes=passes,
@@ -307,7 +307,7 @@ def score_game(game: Game) -> Result:
     ({'A': 90, 'B': 30}, ('B',), True)
     """
     rounds = tuple(score_round(r, game.players, game.house_rules) for r in game.rounds)
-    totals = {player: sum(r[player].points for r in rounds) for player in game.players}
+    totals = {player: total(r[player].points for r in rounds) for player in game.players}
     best = min(totals.values())
     winners = tuple(player for player in game.players if totals[player] == best)
     return Result(rounds=rounds, totals=totals, winners=winners, complete=len(rounds) == ROUNDS)
@@ -326,6 +326,46 @@ def max_hand_points(house_rules: HouseRules = HouseRules()) -> int:
         + HAPPY_MAN_CARD_POINTS * HAPPY_MAN_CARDS_IN_DECK
         + house_rules.golden12_in_hand * (GOLDEN12_IN_DECK - 1)
     )
+
+
+# --- Round the table ---------------------------------------------------------------------
+
+
+def dealer(first_dealer: int, round_index: int, players: int) -> int:
+    """Return the seat that deals a round: the deal moves one seat on with every round.
+
+    A rematch goes on where the last game stopped, so its first dealer is ``dealer(first, ROUNDS, n)``.
+
+    >>> dealer(0, 0, 3), dealer(0, 2, 3), dealer(2, 1, 3), dealer(1, ROUNDS, 4)
+    (0, 2, 0, 0)
+    """
+    return (first_dealer + round_index) % players
+
+
+def starter(first_dealer: int, round_index: int, players: int) -> int:
+    """Return the seat that plays first in a round: the one after the dealer.
+
+    >>> starter(0, 0, 3), starter(0, 2, 3)
+    (1, 0)
+    """
+    return (dealer(first_dealer, round_index, players) + 1) % players
+
+
+def retyped_hand(round_: Round, player: str, points: int, house_rules: HouseRules = HouseRules()) -> Hand:
+    """Return the hand a correction means when it shows a player's hand as a typed total.
+
+    Typing the same total again keeps the cards entered before, so correcting something else
+    does not reduce them to a number; a new total replaces them (so does any total for the
+    player who ended the round, who had no hand).
+
+    >>> r = Round(finisher="A", golden12=1, happy_man=None, hands={"B": Cards(numbers=(3, 4))})
+    >>> retyped_hand(r, "B", 7), retyped_hand(r, "B", 8)
+    (Cards(numbers=(3, 4), fifty=0, action=0, happy_man=0, two=0, golden12=0), CountedHand(points=8))
+    """
+    before = round_.hand_of(player)
+    if player != round_.finisher and hand_points(before, house_rules) == points:
+        return before
+    return CountedHand(points)
 
 
 # --- What is legal -----------------------------------------------------------------------
@@ -524,16 +564,18 @@ def game_problems(game: Game) -> list[Problem]:
     problems = player_count_problems(game.players)
     if len(game.rounds) > ROUNDS:
         problems.append(problem("rounds", N_("a game has {rounds} rounds (got {got})"), rounds=ROUNDS, got=len(game.rounds)))
-    holder: str | None = None
     for index, round_ in enumerate(game.rounds):
         problems += round_problems(
-            at("rounds", index), round_, game.players, holder_before=holder, house_rules=game.house_rules
+            at("rounds", index),
+            round_,
+            game.players,
+            holder_before=figure_holder(game.rounds[:index]),
+            house_rules=game.house_rules,
         )
-        holder = round_.happy_man or holder
     if game.open_round is not None:
         problems += open_round_problems(
             "open_round", game.open_round, game.players,
-            finished=len(game.rounds), holder_before=holder, house_rules=game.house_rules,
+            finished=len(game.rounds), holder_before=figure_holder(game.rounds), house_rules=game.house_rules,
         )
     return problems
 

@@ -1,0 +1,178 @@
+"""12 Days' events folded into finished days, the open day and the final hands.
+
+Event payloads (``day`` counts from 0): ``card`` {day, player, card} · ``gift`` {day,
+player} · ``taken`` {day, player|null} · ``hand`` {player, cards} · ``correct_day`` {day,
+record} (a record day). Undo and import are folded away by ``rules.history`` before these
+are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from rules.history import Change, Stages, TableEvent, effective, finished, payload, player, position
+from rules.problems import N_, Illegal, at, problem
+from rules.twelve_days.record import read_card, read_day, read_hand
+from rules.twelve_days.score import (
+    Card,
+    Day,
+    DayInProgress,
+    Game,
+    PlayedDay,
+    TakenDay,
+    card_problems,
+    day_problems,
+    deck_count_problems,
+    game_problems,
+    hand_problems,
+    reveal,
+)
+
+EVENT_KINDS = ("card", "gift", "taken", "hand", "correct_day")
+_DAY_PAYLOAD_KEYS = {"card": ("day", "player", "card"), "gift": ("day", "player"), "taken": ("day", "player")}
+DAYS_SAY = Stages(
+    not_a_number=N_("must be the number of a day"),
+    all_finished=N_("all {total} days are finished"),
+    is_finished=N_("day {number} is finished; day {current} is being played"),
+    has_not_begun=N_("day {number} has not begun; day {current} is being played"),
+    not_correctable=N_("only a finished day can be corrected"),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenDay:
+    """The 12 Days day being played: the cards revealed so far and a Claus winner's gift."""
+
+    index: int
+    played: Mapping[str, Card]
+    gift_to: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TwelveDaysTable:
+    """A 12 Days game as the events add up: finished days, the open day, final hands so far."""
+
+    game: Game
+    current: OpenDay | None
+    """None once every day is finished."""
+    hands: Mapping[str, tuple[Card, ...]]
+    """Final hands entered so far; the game holds them once every player's is in."""
+
+
+def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
+    """Replay 12 Days events, on from the days of ``start``, into finished days, the open day and the final hands."""
+    players, variant = start.players, start.variant
+    days: list[Day] = list(start.days)
+    played: dict[str, Card] = {}
+    hands: dict[str, tuple[Card, ...]] = dict(start.hands or {})
+
+    for event in events:
+        place = f"events[{event.seq}]"
+        current_index = len(days) if len(days) < variant.days else None
+        if event.kind not in EVENT_KINDS:
+            raise Illegal([problem(place, N_("{kind} is not a change of a 12 Days game"), kind=repr(event.kind))])
+        if event.kind == "correct_day":
+            content = payload(event, ("day", "record"))
+            index = finished(at(place, "day"), content["day"], len(days), DAYS_SAY)
+            day_place = at("days", index)
+            fixed = read_day(content["record"], players, day_place)
+            problems = day_problems(day_place, fixed, players, variant)
+            if problems:
+                raise Illegal(problems)
+            days[index] = fixed
+            continue
+        if event.kind == "hand":
+            content = payload(event, ("player", "cards"))
+            who = player(at(place, "player"), content["player"], players)
+            hand_place = at("hands", who)
+            cards = read_hand(content["cards"], hand_place)
+            problems = hand_problems(hand_place, cards, variant)
+            if problems:
+                raise Illegal(problems)
+            hands[who] = cards
+            continue
+        content = payload(event, _DAY_PAYLOAD_KEYS[event.kind])
+        index = position(at(place, "day"), content["day"], current_index, DAYS_SAY, variant.days)
+        day_place = at("days", index)
+        if event.kind == "taken":
+            if played:
+                raise Illegal([problem(day_place, N_("cards are already being entered for this day"))])
+            taker = None if content["player"] is None else player(at(place, "player"), content["player"], players)
+            days.append(TakenDay(taken_by=taker))
+            continue
+        who = player(at(place, "player"), content["player"], players)
+        if event.kind == "card":
+            card_place = at(at(day_place, "played"), who)
+            card = read_card(content["card"], card_place)
+            problems = card_problems(card_place, card, variant)
+            trial = {**played, who: card}
+            problems += deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "day")
+            if problems:
+                raise Illegal(problems)
+            played = trial
+            decision = reveal(played)
+            if len(played) == len(players) and not decision.claus_win:
+                days.append(PlayedDay(played=played))
+                played = {}
+        else:
+            decision = reveal(played)
+            day = PlayedDay(played=played, gift_to=who)
+            if len(played) < len(players) or not decision.claus_win:
+                raise Illegal(
+                    [problem(at(day_place, "gift_to"), N_("only a player who wins with a Claus card gives the day away"))]
+                )
+            problems = day_problems(day_place, day, players, variant)
+            if problems:
+                raise Illegal(problems)
+            days.append(day)
+            played = {}
+
+    all_hands = len(hands) == len(players)
+    game = Game(
+        players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None,
+        open_day=DayInProgress(played=dict(played)) if played else None,
+    )
+    problems = game_problems(game)
+    if not all_hands:
+        problems += deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "hands")
+    if problems:
+        raise Illegal(problems)
+    current = OpenDay(index=len(days), played=played) if len(days) < variant.days else None
+    return TwelveDaysTable(game=game, current=current, hands=hands)
+
+
+def stages(game: Game) -> tuple[Day, ...]:
+    """Return the finished days: 12 Days is played in days."""
+    return game.days
+
+
+def split_open(game: Game) -> tuple[Game, list[Change]]:
+    """Return the game without the day being played, and the cards revealed on it as taps, in seating order."""
+    played = game.open_day.played if game.open_day is not None else {}
+    taps: list[Change] = [
+        ("card", {"day": len(game.days), "player": who, "card": played[who]}) for who in game.players if who in played
+    ]
+    return replace(game, open_day=None), taps
+
+
+def final_hand(table: TwelveDaysTable, player: str) -> tuple[Card, ...] | None:
+    """Return a player's final hand as entered so far, or None: what the final-hand form edits."""
+    return table.hands.get(player)
+
+
+def revealed_on(events: Sequence[TableEvent], index: int) -> list[int]:
+    """Return the changes that revealed a card on day ``index`` (or gave it away) and still count.
+
+    Undoing them, newest first, leaves the day as if nobody had revealed anything: what
+    quick mode needs before it can note who takes the day.
+
+    >>> revealed_on([TableEvent(1, "card", {"day": 0, "player": "A", "card": 3}),
+    ...              TableEvent(2, "card", {"day": 0, "player": "B", "card": 5}),
+    ...              TableEvent(3, "undo", {"event": 2})], 0)
+    [1]
+    """
+    return [
+        event.seq for event in effective(events)
+        if event.kind in ("card", "gift") and isinstance(event.payload, Mapping) and event.payload.get("day") == index
+    ]

@@ -1,0 +1,197 @@
+"""One place per game: a third game plays through the web layer from its own files, and no shared module names a game.
+
+Pebbles (``tests/pebbles/``) lives only in the tests: its rules, its views and its templates,
+registered for a test, are all it brings. The shared modules (the record and the history,
+the models, the shared views and templates, the FAQ, the service worker) never ask which
+game they serve; the registries answer for them.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from rules import games, record
+from rules.problems import Illegal
+from tests.conftest import migrated_app
+from tests.pebbles import registered
+from views import sheets
+
+ROOT = Path(__file__).resolve().parents[2]
+EN = {"Accept-Language": "en"}
+PLAYERS = ["Anna", "Ben", "Cleo"]
+
+
+@pytest.fixture
+def pebbles_app(tmp_path: Path) -> Iterator[Flask]:
+    """Yield an app built while Pebbles is registered, on a freshly migrated database."""
+    with registered():
+        app = migrated_app(tmp_path / "tischblock.db")
+        app.config["WTF_CSRF_ENABLED"] = False
+        yield app
+
+
+def token_of(response: TestResponse) -> str:
+    """Return the game token a redirect points at."""
+    found = re.search(r"/g/([A-Za-z0-9_-]+)$", response.headers["Location"])
+    assert found is not None, response.headers["Location"]
+    return found.group(1)
+
+
+def pebbles_shown(client: FlaskClient, token: str) -> list[int]:
+    """Return the pebbles the sheet shows, in seating order."""
+    page = client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    return [int(count) for count in re.findall(r'<td class="pebbles">(\d+)</td>', page)]
+
+
+def take(client: FlaskClient, token: str, round_index: int, player: str) -> TestResponse:
+    """Tap the pebble of a round for a player."""
+    return client.post(f"/g/{token}/pebble", data={"round": str(round_index), "player": player}, headers=EN)
+
+
+def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
+    """New game, taps, the sheet, a refusal, undo, history, export, import and a rematch: all from Pebbles' own files."""
+    client = pebbles_app.test_client()
+    assert "Pebbles" in client.get("/", headers=EN).get_data(as_text=True)
+    form = client.get("/new/pebbles", headers=EN)
+    assert form.status_code == 200 and form.get_data(as_text=True).count('name="player"') == 4
+
+    started = client.post("/new/pebbles", data={"player": PLAYERS, "action": "start"}, headers=EN)
+    assert started.status_code == 303
+    token = token_of(started)
+    assert pebbles_shown(client, token) == [0, 0, 0]
+
+    assert take(client, token, 0, "Ben").status_code == 303
+    refused = take(client, token, 0, "Cleo")
+    assert refused.status_code == 422
+    assert "round 1 is finished; round 2 is being played" in refused.get_data(as_text=True)
+    assert client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"}).status_code == 404
+    assert take(client, token, 1, "Cleo").status_code == 303
+    assert client.post(f"/g/{token}/undo", data={"event": "2"}).status_code == 303
+    assert take(client, token, 1, "Ben").status_code == 303
+    assert pebbles_shown(client, token) == [0, 2, 0]
+    assert "a pebble for Cleo" in client.get(f"/g/{token}/history").get_data(as_text=True)
+
+    exported = client.get(f"/g/{token}/record.json").get_json()
+    assert exported["rounds"] == [{"winner": "Ben"}, {"winner": "Ben"}]
+    assert exported["result"]["winners"] == ["Ben"] and exported["result"]["complete"] is True
+
+    imported = client.post("/import", data=json.dumps(exported), content_type="application/json")
+    assert imported.status_code == 201
+    copy = token_of(imported)
+    assert client.get(f"/g/{copy}/record.json").get_json() == exported
+
+    rematch = client.post(f"/g/{token}/rematch")
+    assert rematch.status_code == 303 and pebbles_shown(client, token_of(rematch)) == [0, 0, 0]
+
+
+def test_a_game_is_known_only_while_it_is_registered() -> None:
+    """Without its registration Pebbles is no game: the record names the games there are."""
+    raw = {"game": "pebbles", "players": PLAYERS, "rounds": [{"winner": "Ben"}]}
+    with registered():
+        assert record.scored(record.parse(raw))["result"]["totals"] == {"Anna": 0, "Ben": 1, "Cleo": 0}
+    with pytest.raises(Illegal, match=r'game: must be one of "auruxxx", "12days" \(got "pebbles"\)'):
+        record.parse(raw)
+
+
+# --- No shared module names a game ----------------------------------------------------------------
+
+
+def game_words() -> set[str]:
+    """Return every name a registered game goes by in code: its kind, its packages, modules and template folders."""
+    words: set[str] = set()
+    for kind, rules in games.GAMES.items():
+        words |= {kind, rules.__name__.rpartition(".")[2]}
+    for sheet in sheets.SHEETS.values():
+        words |= {sheet.__name__.rpartition(".")[2], sheet.FOLDER}
+    return words
+
+
+def game_files() -> set[Path]:
+    """Return what belongs to one game: its rules package, its view module, its template folder, and the two registry lines."""
+    owned = {ROOT / "rules" / "__init__.py", ROOT / "views" / "__init__.py"}
+    for rules in games.GAMES.values():
+        owned |= set(Path(str(rules.__file__)).parent.rglob("*"))
+    for sheet in sheets.SHEETS.values():
+        owned.add(Path(str(sheet.__file__)))
+        owned |= set((ROOT / "templates" / sheet.FOLDER).rglob("*"))
+    return owned
+
+
+def shared_files(*patterns: str) -> list[Path]:
+    """Return the files of the app matching ``patterns`` that belong to no one game."""
+    owned = game_files()
+    return sorted(path for pattern in patterns for path in ROOT.glob(pattern) if path not in owned)
+
+
+def code_names(source: str) -> Iterator[str]:
+    """Yield every name, attribute, imported module and string a module's code uses (not its docstrings)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.ImportFrom):
+            yield node.module or ""
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.value
+
+
+def test_no_shared_python_module_names_a_game() -> None:
+    """The record, the history, the models, the shared views and the FAQ find a game in the registry, never by name."""
+    words = game_words()
+    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "faq/*.py")
+    assert ROOT / "rules" / "record.py" in modules and ROOT / "views" / "games.py" in modules
+    for path in modules:
+        named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if word in name.lower()}
+        assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
+
+
+def test_no_shared_template_or_script_names_a_game() -> None:
+    """The shared templates, the app's script and the service worker take the games from the server."""
+    words = game_words()
+    files = shared_files("templates/**/*.html", "static/*.js", "static/js/*.js")
+    assert ROOT / "static" / "sw.js" in files and ROOT / "templates" / "games" / "new.html" in files
+    for path in files:
+        text = path.read_text(encoding="utf-8").lower()
+        named = {word for word in words if word in text}
+        assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
+
+
+def imports_of(path: Path) -> set[str]:
+    """Return the top-level packages a module imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+    return found
+
+
+@pytest.mark.parametrize(
+    ("layer", "below_it_only"),
+    [("rules", {"models", "views", "faq", "flask", "sqlalchemy"}), ("models", {"views", "faq", "flask"}), ("faq", {"views", "models", "flask"})],
+)
+def test_the_layers_import_only_downwards(layer: str, below_it_only: set[str]) -> None:
+    """Views use models, models use rules; nothing imports a layer above its own."""
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        assert not imports_of(path) & below_it_only, path.relative_to(ROOT)
