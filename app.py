@@ -13,7 +13,7 @@ from config import Config, apply_instance_defaults, apply_pool_defaults
 from gunicorn_logging import RedactingFilter
 from extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps
+from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps, theme
 from views.sheets import SHEETS
 
 
@@ -42,14 +42,15 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"))
     babel.init_app(app, locale_selector=language.select_locale)
     csrf.init_app(app)
-    init_limiter(app)
     compress.init_app(app)
+    init_limiter(app)
 
     app.register_blueprint(security.bp)
     app.register_blueprint(assets.bp)
     app.register_blueprint(errors.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(language.bp)
+    app.register_blueprint(theme.bp)
     app.register_blueprint(addresses.bp)
     app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)

@@ -17,16 +17,20 @@ ENCODED = r"%(?:25)*"
 """A percent sign, itself percent-encoded any number of times (``%``, ``%25``, ``%2525`` ...)."""
 SLASH = rf"(?:/|{ENCODED}2F)"
 DOT = rf"(?:\.|{ENCODED}2E)"
-G = rf"(?:g|{ENCODED}[46]7)"
+G = rf"(?:[gt]|{ENCODED}[46]7|{ENCODED}[57]4)"
+"""The ``g`` of a game's address (``/g/<token>``) or the ``t`` of a table's (``/t/<token>``), either case, maybe encoded."""
 TOKEN_CHARACTER = rf"(?:[A-Za-z0-9_-]|{ENCODED}[0-9A-F]{{2}})"
 GAME_ADDRESS = re.compile(rf"({SLASH}{G}(?:{DOT}*+{SLASH})++){TOKEN_CHARACTER}+", re.IGNORECASE)
-"""A game's address: ``/g/`` and a token, each character of it written plainly or percent-encoded.
+"""A game's or a table's address: ``/g/`` or ``/t/`` and a token, each character written plainly or percent-encoded.
 
 The server decodes a path before routing it, so ``/%67/<token>``, ``//g//<token>`` or a
 token typed as ``%41%62...`` open the same game as ``/g/<token>``; in a ``next=`` parameter
 the address is encoded once more. Whatever reaches the app as a game's address is redacted.
 The possessive repeats (``*+``, ``++``) keep the search linear in a hostile line of slashes.
 """
+
+TOKEN_PARAMETER = re.compile(rf"((?:[?&]|{ENCODED}(?:3F|26))(?:back|tv)(?:=|{ENCODED}3D)){TOKEN_CHARACTER}+", re.IGNORECASE)
+"""A token handed on in a query: ``back=`` (the sheet a FAQ page leads back to) or ``tv=`` (a TV's table address)."""
 
 
 def redact(text: str) -> str:
@@ -40,10 +44,16 @@ def redact(text: str) -> str:
     'GET /language/en?next=%2Fg%2F… HTTP/1.1'
     >>> redact("GET /faq?q=g HTTP/1.1")
     'GET /faq?q=g HTTP/1.1'
+    >>> redact("GET /t/Tab_1/tv HTTP/1.1"), redact("GET /theme/dark?next=/static/x HTTP/1.1")
+    ('GET /t/…/tv HTTP/1.1', 'GET /theme/dark?next=/static/x HTTP/1.1')
+    >>> redact("GET /faq/12days?control=pot&back=Ab-1 HTTP/1.1"), redact("GET /g/Read1?tv=Tab_1 HTTP/1.1")
+    ('GET /faq/12days?control=pot&back=… HTTP/1.1', 'GET /g/…?tv=… HTTP/1.1')
+    >>> redact("GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253DAb-1 HTTP/1.1")
+    'GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253D… HTTP/1.1'
     >>> redact("GET /%67/%41b-c_1/pass HTTP/1.1")
     'GET /%67/…/pass HTTP/1.1'
     """
-    return GAME_ADDRESS.sub(r"\1…", text)
+    return TOKEN_PARAMETER.sub(r"\1…", GAME_ADDRESS.sub(r"\1…", text))
 
 
 class RedactingFilter(logging.Filter):

@@ -1,11 +1,11 @@
 """Serve Tischblock to the phones around the table and say where to find it."""
 
 import os
-import socket
 import sys
 from pathlib import Path
 
 from config import Config
+from network import lan_address
 
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
@@ -16,23 +16,6 @@ WORKER_CONNECTIONS = str(Config.LIVE_STREAMS_PER_PROCESS + HEADROOM)
 TLS_CERT = os.environ.get("TLS_CERT", "")
 TLS_KEY = os.environ.get("TLS_KEY", "")
 """A certificate and its key (PEM files) to serve HTTPS: phones install the app and keep it offline only from a secure page."""
-
-
-def lan_address() -> str:
-    """Return this machine's address on the local network, or its host name.
-
-    Connecting a UDP socket sends nothing; it only makes the system pick the
-    interface it would route through, whose address the phones can reach.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            address: str = probe.getsockname()[0]
-        except OSError:
-            return socket.gethostname()
-    if address.startswith("0.") or address.startswith("127."):
-        return socket.gethostname()
-    return address
 
 
 def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, key: str = TLS_KEY) -> list[str]:

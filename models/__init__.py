@@ -2,11 +2,12 @@
 
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
-from models.game import Game, Player
+from models.game import CardTable, Game, Player
 
 __all__ = [
     "CHANGES_CHANNEL",
     "AppendOnlyError",
+    "CardTable",
     "Event",
     "KeyReusedError",
     "Game",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from models.base import Base, UTCDateTime, utc_now
@@ -25,10 +25,28 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class CardTable(Base):
+    """The table a game and its rematches are played at: its address, like a card on the table, outlives one game."""
+
+    __tablename__ = "card_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    """The table address: whoever knows it joins the table's current game with edit rights. It can be replaced."""
+    name: Mapped[str | None] = mapped_column(String(NAME_MAX_LENGTH))
+    """What the table card calls the table; None until someone names it."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    def __repr__(self) -> str:
+        """Show the table without revealing its token."""
+        return f"<CardTable {self.id}>"
+
+
 class Game(Base):
     """One game at one table, reachable only through its unguessable token."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("uq_games_previous_id", "previous_id", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
@@ -40,7 +58,13 @@ class Game(Base):
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     first_dealer: Mapped[int] = mapped_column(default=0)
     previous_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
-    """The game this one is a rematch of: together they are the evening at one table."""
+    """The game this one is a rematch of: together they are the evening at one table.
+
+    Unique: a game has at most one rematch, so two phones tapping "rematch" at once start one game.
+    """
+    card_table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True, nullable=True)
+    """The table this game is played at. Every game has one; the column is nullable only because
+    SQLite cannot add a NOT NULL column to a table that has rows (the migration filled in old games)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
 
     players: Mapped[list["Player"]] = relationship(
@@ -49,6 +73,7 @@ class Game(Base):
     events: Mapped[list["Event"]] = relationship(
         order_by="Event.seq", viewonly=True
     )
+    card_table: Mapped[CardTable] = relationship()
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -13,12 +13,13 @@ payloads count rounds and days from 0, like the record's list positions. Every g
 
   ``import`` {record}: a game record's finished rounds or days, as the first change of an
   imported game (the round or day it was exported in follows as the game's own taps) ·
-  ``undo`` {event}: the sequence number of an earlier change that no longer counts.
+  ``undo`` {event}: the sequence number of an earlier change that no longer counts ·
+  ``rematch`` {}: a rematch of this game was started (it changes no score and cannot be undone).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from rules.problems import N_, Illegal, at, problem
 
 UNDO = "undo"
 IMPORT = "import"
+REMATCH = "rematch"
 
 Change = tuple[str, dict[str, JSON]]
 """An event still to be stored: its kind and its content."""
@@ -43,7 +45,7 @@ class TableEvent:
 
 
 def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
-    """Return the changes that still count: every event but undos and what they undid.
+    """Return the changes that still count: every event but undos, what they undid, and the rematch note.
 
     >>> [e.seq for e in effective([TableEvent(1, "pass", {}), TableEvent(2, "pass", {}),
     ...                            TableEvent(3, "undo", {"event": 2})])]
@@ -53,7 +55,9 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
     seen: dict[int, TableEvent] = {}
     for event in events:
         place = f"events[{event.seq}]"
-        if event.kind == UNDO:
+        if event.kind == REMATCH:
+            payload(event, ())
+        elif event.kind == UNDO:
             target = event.payload.get("event") if isinstance(event.payload, Mapping) else None
             if isinstance(target, bool) or not isinstance(target, int) or target not in seen:
                 raise Illegal([problem(place, N_("an undo names an earlier change of this game"))])
@@ -112,6 +116,18 @@ def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index
         return False
     then = finished_part(fold(setup, [event for event in events if event.seq <= seen]), index)
     return then != now
+
+
+def part_changed_since(
+    setup: Mapping[str, JSON], events: Sequence[TableEvent], seen: int, part: Callable[[Table[Any]], object]
+) -> bool:
+    """Return whether what ``part`` picks from the game (a player's hand, say) differs now from after change ``seen``.
+
+    The version check of a form that edits one part of a game, as ``changed_since`` is for a
+    correction: a change to that part since the form was filled in makes saving it stale;
+    changes to anything else leave it valid.
+    """
+    return part(fold(setup, [event for event in events if event.seq <= seen])) != part(fold(setup, events))
 
 
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:

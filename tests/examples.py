@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
 AURUXXX_EXAMPLE: dict[str, Any] = {
@@ -40,3 +42,32 @@ TWELVE_DAYS_EXAMPLE: dict[str, Any] = {
     },
 }
 """The 12 Days example of the record format: four days, quick ones included, and the hands."""
+
+
+NAMES = ["Anna", "Ben", "Cleo"]
+
+
+def finished_auruxxx() -> dict[str, object]:
+    """Return a record of a whole AURUXXX game: three rounds with crosses, Golden 12 and the Happy-Man."""
+    game = copy.deepcopy(AURUXXX_EXAMPLE)
+    first = game["rounds"][0]
+    game["rounds"] = [
+        first,
+        {"finisher": "Anna", "golden12": 2, "happy_man": "Cleo", "passes": {"Cleo": 3},
+         "hands": {"Ben": {"points": 14}, "Cleo": {"points": 30}}},
+        {"finisher": "Cleo", "golden12": 1, "happy_man": "Ben", "passes": {"Anna": 1},
+         "hands": {"Anna": {"points": 22}, "Ben": {"points": 9}}},
+    ]
+    return game
+
+
+def twelve_days(*, hands: bool) -> dict[str, object]:
+    """Return a record of all twelve days with the example's players renamed, with or without the final hands."""
+    text = json.dumps(TWELVE_DAYS_EXAMPLE)
+    for short, name in zip(("A", "B", "C"), NAMES):
+        text = text.replace(f'"{short}"', f'"{name}"')
+    game = json.loads(text)
+    game["days"] += [{"taken_by": NAMES[day % 3]} for day in range(8)]
+    if not hands:
+        del game["hands"]
+    return game

@@ -18,9 +18,9 @@ from flask_babel import format_decimal, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, folded, table_of
+from models import Game, folded, history_of, table_of
 from rules import auruxxx, points
-from rules.auruxxx.history import AuruxxxTable, OpenRound
+from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in
 from rules.auruxxx.record import serialise_hand
 from rules.games import JSON, Table
 from rules.problems import readable
@@ -30,8 +30,10 @@ from views import corrections
 from views.corrections import Correction, newest
 from views.forms import is_integer, is_whole, whole_or_text
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.scoreboard import Row as BoardRow
+from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import new_key, record_tap
+from views.taps import draft_key, draft_of, drop_draft, keep_draft, keypad_seen, new_key, record_hand, record_tap
 
 KIND = auruxxx.KIND
 FOLDER = "auruxxx"
@@ -138,7 +140,7 @@ def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Re
     """Return the sheet as a page, or only its interactive part for htmx."""
     sheet = build_sheet(game)
     return render_sheet(
-        TEMPLATE, game, problems=problems, status=status,
+        TEMPLATE, game, sheet.board, problems=problems, status=status,
         sheet=sheet, version=sheet.version, players=list(game.player_names),
     )
 
@@ -221,6 +223,29 @@ class Sheet:
     undo: UndoOffer | None
     version: int
     """The number of the newest event: what the live stream compares against."""
+    board: Scoreboard
+
+
+def scoreboard_of(game: Game, result: auruxxx.Result) -> Scoreboard:
+    """Return an AURUXXX game's points in the shape the chart, CSV and share text read."""
+    players = game.player_names
+    return Scoreboard(
+        kind=game.kind,
+        stage=gettext("Round"),
+        caption=gettext("Totals after each round"),
+        players=players,
+        rows=tuple(BoardRow(str(number), {p: scores[p].points for p in players}) for number, scores in enumerate(result.rounds, start=1)),
+        totals=dict(result.totals),
+        winners=result.winners if result.complete else (),
+        fewest_win=True,
+    )
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Fold the game's history into its scoreboard."""
+    table = table_of(game)
+    assert isinstance(table, AuruxxxTable)
+    return scoreboard_of(game, auruxxx.score_game(table.game))
 
 
 def build_sheet(game: Game) -> Sheet:
@@ -264,6 +289,7 @@ def build_sheet(game: Game) -> Sheet:
         starter=rows[current.index].starter if current is not None else None,
         undo=undo_offer(game, history),
         version=newest(history),
+        board=scoreboard_of(game, result),
     )
 
 
@@ -373,30 +399,52 @@ def _tokens() -> tuple[list[str], list[str]]:
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
 def hand(token: str, seat: int) -> Response:
-    """Enter a player's hand card by card (or as a counted total), then record it."""
+    """Enter a player's hand card by card (or as a counted total), then record it.
+
+    The keypad remembers the change it was opened at (``seen``): if another phone saves this
+    hand meanwhile, saving asks whether to keep theirs or replace it. Cards tapped but not
+    saved are kept on this phone, so a reload loses none.
+    """
     game = game_or_404(token, kind=KIND)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
+    history = history_of(game)
     table = _table(table_of(game))
     if table.current is None or table.current.finisher is None or player == table.current.finisher:
         return redirect(url_for("games.sheet", token=game.token), code=303)
+    draft = draft_key(game, seat, table.current.index)
+    latest = newest(history)
     tokens: list[str] = []
     typed = ""
     problems: list[str] = []
+    status = 200
+    restored = False
     if request.method == "GET":
-        entered = table.current.hands.get(player)
-        if isinstance(entered, auruxxx.Cards):
-            tokens = tokens_from_cards(entered)
-        elif isinstance(entered, auruxxx.CountedHand):
-            typed = str(entered.points)
+        seen: int | None = latest
+        kept = draft_of(draft)
+        if kept is not None:
+            tokens = [t for t in str(kept.get("cards", "")).split() if t in CARD_TOKENS][:MAX_HAND_CARDS]
+            typed = str(kept.get("points", ""))
+            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else latest
+            restored = True
+        else:
+            entered = table.current.hands.get(player)
+            if isinstance(entered, auruxxx.Cards):
+                tokens = tokens_from_cards(entered)
+            elif isinstance(entered, auruxxx.CountedHand):
+                typed = str(entered.points)
     else:
         tokens, strangers = _tokens()
         typed = request.form.get("points", "").strip()
+        seen = keypad_seen()
         action = request.form.get("action", "")
         if strangers:
             stranger = readable(strangers[0])
             problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
+        elif action == "discard":
+            drop_draft(draft)
+            return _back_to_sheet(game)
         elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
         elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
@@ -411,23 +459,43 @@ def hand(token: str, seat: int) -> Response:
             else:
                 hand_json = serialise_hand(cards_from_tokens(tokens))
             if not problems:
-                problems = record_tap(
-                    game, "hand", {"round": _round(), "player": player, "hand": hand_json}
+                index = _round()
+                problems, status = record_hand(
+                    game, {"round": index, "player": player, "hand": hand_json},
+                    hand=lambda folded: hand_in(_table(folded), player, index), seen=seen,
                 )
-            if not problems:
+            if status == 200 and not problems:
+                drop_draft(draft)
                 return _back_to_sheet(game)
+        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
+    current = table.current
+    theirs: str | None = None
+    if status == 409:
+        history = history_of(game)
+        table = _table(table_of(game))
+        saved = hand_in(table, player, _round())
+        theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if saved is not None else "–"
+        seen = newest(history)
+        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
     cards = cards_from_tokens(tokens)
+    total = whole(auruxxx.hand_points(cards, table.game.house_rules))
+    counted = request.form.get("action") == "save-points" or (not tokens and typed)
     return page_or_fragment(
         "auruxxx/hand.html",
         "keypad",
-        status=422 if problems else 200,
+        status=status if status == 409 else (422 if problems else 200),
         game=game,
         player=player,
         seat=seat,
-        current=table.current,
+        current=current,
         tokens=tokens,
         typed=typed,
-        total=whole(auruxxx.hand_points(cards, table.game.house_rules)),
+        seen=seen,
+        restored=restored,
+        theirs=theirs,
+        resave=request.form.get("action", "save"),
+        mine=typed if counted else total,
+        total=total,
         keypad=KEYPAD_CARDS,
         problems=problems,
         new_key=new_key,

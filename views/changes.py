@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask_babel import gettext
+from sqlalchemy import select
 
 from models import Game, db
 from rules.games import JSON
-from rules.history import IMPORT, UNDO, TableEvent, last_change
+from rules.history import IMPORT, REMATCH, UNDO, TableEvent, last_change
 from views.sheets import sheet_of
 
 EARLIER_GAMES = 50
@@ -39,11 +40,13 @@ class UndoOffer:
 
 
 def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
-    """Return one change of a game in words: an import or undo here, the game's own changes by its views."""
+    """Return one change of a game in words: an import, undo or rematch here, the game's own changes by its views."""
     if kind == IMPORT:
         return str(gettext("Game imported from a record"))
     if kind == UNDO:
         return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
+    if kind == REMATCH:
+        return str(gettext("Rematch started"))
     return sheet_of(game.kind).describe_event(kind, payload)
 
 
@@ -69,6 +72,11 @@ def undo_offer(game: Game, history: Sequence[TableEvent]) -> UndoOffer | None:
     if change is None:
         return None
     return UndoOffer(seq=change.seq, text=describe_event(game, change.kind, change.payload))
+
+
+def rematch_of(game: Game) -> Game | None:
+    """Return the rematch started after this game, if there is one (there is never more than one)."""
+    return db.session.scalar(select(Game).where(Game.previous_id == game.id))
 
 
 def earlier_games(game: Game) -> list[Game]:

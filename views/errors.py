@@ -7,7 +7,7 @@ an answer never tells whether a guessed token exists.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, g, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -71,6 +71,7 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     if code >= 500:
         db.session.rollback()
     title, message = title_and_message(error)
+    g.pop("game", None)  # the header's rules link must not tell that the address was a game
     response: Response
     if wants_json():
         response = jsonify(error=message)

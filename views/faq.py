@@ -15,6 +15,7 @@ from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
 from views.render import page_or_fragment
+from views.addresses import game_behind
 
 bp = Blueprint("faq", __name__)
 
@@ -63,6 +64,13 @@ def game_arg(value: str | None) -> str:
     return value
 
 
+def back_to_sheet(game: str) -> str | None:
+    """Return the ``back=`` address of the sheet this FAQ page was opened from, if it is a real game of this kind."""
+    token = request.args.get("back", "")
+    found = game_behind(token)
+    return token if found is not None and found.kind == game else None
+
+
 def title(game: str) -> str:
     """Return a game's own name."""
     return find_game(game).TITLE
@@ -93,7 +101,8 @@ def game_page(game: str) -> str:
         topics[entry.topic].append(entry)
     ordered = [(titles[lang], topics[topic]) for topic, titles in outline.topics.items() if topics.get(topic)]
     return render_template(
-        "faq/game.html", game=game, title=title(game), topics=ordered, control=control, query="", hits=None, lang=lang
+        "faq/game.html", game=game, title=title(game), topics=ordered, control=control, query="", hits=None, lang=lang,
+        back=back_to_sheet(game),
     )
 
 
@@ -104,7 +113,7 @@ def entry_page(game: str, entry_id: str) -> str:
     if found is None:
         abort(404)
     topic = outlines()[game].topics[found.topic][found.lang]
-    return render_template("faq/entry.html", game=game, title=title(game), entry=found, topic=topic)
+    return render_template("faq/entry.html", game=game, title=title(game), entry=found, topic=topic, back=back_to_sheet(game))
 
 
 @bp.get("/faq/search")
@@ -125,7 +134,8 @@ def search() -> BaseResponse:
         response.vary.add("Accept")
         return response
     page = page_or_fragment(
-        "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang
+        "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
+        back=back_to_sheet(game),
     )
     page.vary.add("Accept")
     return page

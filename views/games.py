@@ -12,20 +12,22 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
 from extensions import csrf
-from models import Game, Player, StaleError, db, table_of
-from models.event import add_first_events
+from models import CardTable, Game, Player, StaleError, db, table_of
+from models.event import add_first_events, append_event
 from rules import record
 from rules.games import JSON, find_game
 from rules.history import UNDO, Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
-from views.addresses import game_for_reading, game_or_404
-from views.changes import describe_history
+from views.addresses import game_for_reading, game_or_404, shown_on_tv
+from views.changes import describe_history, rematch_of
 from views.forms import is_whole
 from views.limits import creating, importing
 from views.render import go_to
+from views.scoreboard import csv_export as csv_export_text
 from views.sheets import SHEETS, SheetView, sheet_of
 from views.taps import record_tap, say
 
@@ -109,9 +111,12 @@ def create_game(
 ) -> Game:
     """Store a new game for a checked setup, with its first changes, in one transaction.
 
-    Raises ``Illegal`` (and stores nothing) when the rules refuse the changes.
+    A rematch sits at the previous game's table, any other game at a new one. Raises ``Illegal``
+    (and stores nothing) when the rules refuse the changes, ``IntegrityError`` if ``previous``
+    already has a rematch (the database allows one).
     """
     game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
+    game.card_table = previous.card_table if previous else CardTable()
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
     try:
@@ -172,8 +177,14 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
 
 @bp.get("/g/<token>")
 def sheet(token: str) -> BaseResponse:
-    """Show the game's score sheet (without controls at the read-only address)."""
+    """Show the game's score sheet (without controls at the read-only address).
+
+    A table's TV moves on by itself once a rematch runs: it opens the table's current game.
+    """
     game = game_for_reading(token)
+    tv = shown_on_tv(game)
+    if tv is not None and rematch_of(game) is not None:
+        return go_to(url_for("join.tv", token=tv.token))
     return sheet_of(game.kind).render(game)
 
 
@@ -186,6 +197,18 @@ def export(token: str) -> BaseResponse:
     game = game_for_reading(token)
     body = record.dumps(record.scored(table_of(game).game))
     return Response(body, mimetype="application/json")
+
+
+@bp.get("/g/<token>/points.csv")
+def csv_export(token: str) -> BaseResponse:
+    """Return the pad for a spreadsheet: a row per round or day, a column per player."""
+    game = game_for_reading(token)
+    board = sheet_of(game.kind).scoreboard(game)
+    response = Response(csv_export_text(board).encode("utf-8-sig"), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.csv"'
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
 
 
 @bp.post("/g/<token>/undo")
@@ -220,10 +243,25 @@ def undo(token: str) -> BaseResponse:
 @bp.post("/g/<token>/rematch")
 @creating
 def rematch(token: str) -> BaseResponse:
-    """Start a new game with the same players and options; the game says who deals first."""
+    """Start a new game with the same players and options, or join the one another phone started.
+
+    The deal moves on round the table. Two phones tapping at once both try to create it; the
+    database lets one game through (a game has one rematch) and the other phone joins it.
+    The old game's history notes the rematch, so every phone still on it hears of it live;
+    its fixed key makes that note once however many phones tap.
+    """
     game = game_or_404(token)
-    successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
-    return redirect(url_for("games.sheet", token=successor.token), code=303)
+    successor = rematch_of(game)
+    if successor is None:
+        try:
+            successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
+        except IntegrityError:
+            db.session.rollback()
+            successor = rematch_of(game)
+            if successor is None:
+                raise
+    append_event(game, "rematch", {}, idempotency_key="rematch")
+    return go_to(url_for("games.sheet", token=successor.token))
 
 
 @bp.get("/g/<token>/history")

@@ -1,61 +1,103 @@
-"""Joining a game: a large QR code of its address, a read-only address for a TV, and a new address on demand."""
+"""Joining a table: its QR code, a table card to print, a TV that follows the table, and new addresses on demand.
+
+A table's address leads to whatever game is running there: scanned mid-game it opens the
+current game with edit rights, and after a rematch it opens the rematch.
+"""
 
 from __future__ import annotations
 
-import io
-
-import qrcode
-import qrcode.image.svg
-from flask import Blueprint, url_for
-from markupsafe import Markup
+from flask import Blueprint, abort, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import db
-from models.game import new_token
+from models.game import NAME_MAX_LENGTH, new_token
 from views.limits import joining
+from views.qr import for_phones, qr_svg
 from views.render import go_to, page_or_fragment
-from views.addresses import game_or_404
+from views.addresses import current_game_at, game_or_404
 
 bp = Blueprint("join", __name__)
 
 
-def qr_svg(address: str) -> Markup:
-    """Return a QR code of an address as inline SVG: black on white, with the standard quiet zone.
+@bp.get("/t/<token>")
+@joining
+def table(token: str) -> Response:
+    """Open the table's current game at its edit address: the table card works all evening."""
+    game = current_game_at(token)
+    if game is None:
+        abort(404)
+    return go_to(url_for("games.sheet", token=game.token))
 
-    Medium error correction survives a thumb or a glare on the screen.
-    """
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4, image_factory=qrcode.image.svg.SvgPathImage)
-    code.add_data(address)
-    code.make(fit=True)
-    buffer = io.BytesIO()
-    code.make_image().save(buffer)
-    svg = buffer.getvalue().decode()
-    return Markup(svg[svg.index("<svg"):])
+
+@bp.get("/t/<token>/tv")
+@joining
+def tv(token: str) -> Response:
+    """Show the table's current game read-only for a big screen, with the code to join, following every rematch."""
+    game = current_game_at(token)
+    if game is None:
+        abort(404)
+    return go_to(url_for("games.sheet", token=game.read_token, tv=token))
 
 
 @bp.get("/g/<token>/join")
 @joining
 def show(token: str) -> Response:
-    """Show the game's QR code large, with the address written out for typing."""
+    """Show the table's QR code large, with the address written out, the TV's and the onlookers' addresses."""
     game = game_or_404(token)
-    address = url_for("games.sheet", token=game.token, _external=True)
-    watch = url_for("games.sheet", token=game.read_token, _external=True)
+    address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
+    watch, _ = for_phones(url_for("games.sheet", token=game.read_token, _external=True))
+    tv_address, _ = for_phones(url_for("join.tv", token=game.card_table.token, _external=True))
     return page_or_fragment(
         "join/show.html",
         "join",
         game=game,
+        network_host=network_host,
         address=address,
         watch_address=watch,
+        tv_address=tv_address,
         qr=qr_svg(address),
         watch_qr=qr_svg(watch),
+    )
+
+
+@bp.route("/g/<token>/table-card", methods=["GET", "POST"])
+@joining
+def card(token: str) -> Response:
+    """Show the table card to print (A6: the code, the table's name, one line on what to do); a form names the table."""
+    game = game_or_404(token)
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        name = " ".join("".join(c for c in request.form.get("name", "") if c.isprintable() or c.isspace()).split())
+        if len(name) > NAME_MAX_LENGTH:
+            problems = [gettext("A table's name has at most %(n)s characters.", n=NAME_MAX_LENGTH)]
+            status = 422
+        else:
+            game.card_table.name = name or None
+            db.session.commit()
+            return go_to(url_for("join.card", token=game.token))
+    address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
+    return page_or_fragment(
+        "join/card.html",
+        "card",
+        status=status,
+        game=game,
+        name=game.card_table.name or " · ".join(game.player_names),
+        named=game.card_table.name or "",
+        address=address,
+        network_host=network_host,
+        qr=qr_svg(address),
+        problems=problems,
     )
 
 
 @bp.post("/g/<token>/new-address")
 @joining
 def new_address(token: str) -> Response:
-    """Replace the edit address: the old one stops working at once, the new QR code shows."""
+    """Replace the game's edit address and the table's address: the old ones stop working at once."""
     game = game_or_404(token)
     game.token = new_token()
+    game.card_table.token = new_token()
     db.session.commit()
     return go_to(url_for("join.show", token=game.token))

@@ -26,7 +26,7 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(languages())
 
 
-def _safe_next(target: str | None) -> str:
+def safe_next(target: str | None) -> str:
     """Return ``target`` if it is a path on this site, otherwise the front page."""
     if target and target.startswith("/") and "\\" not in target:
         parts = urlsplit(target)
@@ -40,7 +40,7 @@ def switch(code: str) -> BaseResponse:
     """Remember the chosen language and go back to the page the switch was tapped on."""
     if code not in languages():
         abort(404)
-    response = redirect(_safe_next(request.args.get("next")), code=303)
+    response = redirect(safe_next(request.args.get("next")), code=303)
     response.set_cookie(
         COOKIE,
         code,

@@ -10,8 +10,11 @@ from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
 from models import Game
-from views.changes import earlier_games
-from views.addresses import address
+from views.addresses import address, editable, shown_on_tv
+from views.changes import earlier_games, rematch_of
+from views.chart import build_chart
+from views.qr import for_phones, qr_svg
+from views.scoreboard import Scoreboard, share_text
 from views.taps import new_key
 
 
@@ -57,12 +60,19 @@ def answer_tap(problems: Sequence[str], show: Callable[..., Response], sheet_url
     return redirect(sheet_url, code=303)
 
 
-def render_sheet(template: str, game: Game, /, *, problems: Sequence[str] = (), status: int = 200, **context: Any) -> Response:
+def render_sheet(
+    template: str, game: Game, board: Scoreboard, /, *, problems: Sequence[str] = (), status: int = 200, **context: Any
+) -> Response:
     """Render a game's sheet (page or ``#sheet`` fragment) with what every sheet shows besides its own layout.
 
-    That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games
-    and the record's address, reached by the same token the page was opened with.
+    That is: the refusals of the last tap, fresh idempotency keys, the table's earlier games,
+    the record's and the CSV's addresses (reached by the same token the page was opened
+    with), the score chart, once the game is over the result to share, and once a rematch
+    runs the way to it, with the same rights this page has.
     """
+    successor = rematch_of(game)
+    tv = shown_on_tv(game)
+    join_address = for_phones(url_for("join.table", token=tv.token, _external=True))[0] if tv else None
     return page_or_fragment(
         template,
         "sheet",
@@ -71,6 +81,15 @@ def render_sheet(template: str, game: Game, /, *, problems: Sequence[str] = (), 
         new_key=new_key,
         earlier=earlier_games(game),
         record_url=url_for("games.export", token=address(game)),
+        csv_url=url_for("games.csv_export", token=address(game)),
+        chart=build_chart(board, title=board.caption),
+        caption=board.caption,
+        share=share_text(board) if board.winners else "",
+        share_url=url_for("games.sheet", token=game.read_token, _external=True),
+        rematch_url=url_for("games.sheet", token=successor.token if editable() else successor.read_token) if successor else None,
+        refresh_url=url_for("games.sheet", token=address(game), tv=tv.token if tv else None),
+        join_address=join_address,
+        join_qr=qr_svg(join_address) if join_address else None,
         game=game,
         **context,
     )

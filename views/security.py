@@ -30,8 +30,14 @@ STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def carries_token(response: Response) -> bool:
-    """Return whether a response shows a game's token: it answers a game's address, or sends the browser to one."""
+    """Return whether a response shows a game's token: it answers a game's address, or sends the browser to one.
+
+    A token handed on in the query counts too: ``back=`` (a FAQ page's way back to its sheet)
+    and ``tv=`` (a TV's table address).
+    """
     if request.view_args and "token" in request.view_args:
+        return True
+    if request.args.get("back") or request.args.get("tv"):
         return True
     return any(GAME_ADDRESS.search(response.headers.get(name, "")) for name in ("Location", "HX-Redirect"))
 

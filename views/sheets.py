@@ -17,6 +17,7 @@ from flask import Blueprint
 from werkzeug.wrappers import Response
 
 from models import Game
+from views.scoreboard import Scoreboard
 from rules.games import JSON
 
 
@@ -86,6 +87,10 @@ class SheetView(Protocol):
 
     def describe_event(self, kind: str, payload: Mapping[str, JSON]) -> str:
         """Return one of the game's own changes in words, for the history and the undo button."""
+        ...
+
+    def scoreboard(self, game: Game) -> Scoreboard:
+        """Return the game's points in the shape the chart, the CSV and the share text read."""
         ...
 
 

@@ -7,11 +7,13 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, g, request
+from flask import Blueprint, Response, g, request, session
 from flask_babel import gettext
 
-from models import Game, KeyReusedError, append_event
-from rules.history import TableEvent
+from models import Game, KeyReusedError, StaleError, append_event
+from rules.games import Table
+from rules.history import TableEvent, part_changed_since
+from views.forms import is_whole
 from rules.problems import Illegal, Problem
 
 bp = Blueprint("taps", __name__)
@@ -64,15 +66,17 @@ def record_tap(
     payload: Mapping[str, Any],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+    key: str | None = None,
 ) -> list[str]:
     """Append a tap to the game's history; return why it was refused, or nothing when it counts.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
     field each. A form whose key already recorded a different change is refused too.
     ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
+    ``key`` replaces the form's own key, for a tap that records several changes.
     """
     try:
-        append_event(game, kind, payload, idempotency_key=tap_key(), device=device(), precondition=precondition)
+        append_event(game, kind, payload, idempotency_key=key or tap_key(), device=device(), precondition=precondition)
     except KeyReusedError:
         return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
@@ -83,6 +87,63 @@ def record_tap(
             refusals.append(f"{who}: {say(problem)}" if who else say(problem))
         return refusals
     return []
+
+
+def keypad_seen() -> int | None:
+    """Return ``seen`` of a hand keypad: the newest change when it was opened (None from a form without one)."""
+    posted = request.form.get("seen", "")
+    return int(posted) if is_whole(posted) else None
+
+
+def record_hand(
+    game: Game, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
+) -> tuple[list[str], int]:
+    """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
+
+    ``hand`` picks the player's hand out of the game. Returns no problems and 200 once it is
+    stored; the rules' refusals and 422; or nothing and 409 when another phone saved this hand
+    after the keypad opened: then keeping theirs or replacing it is the player's choice, never a
+    silent overwrite.
+    """
+    setup = game.setup
+
+    def unchanged(events: Sequence[TableEvent]) -> None:
+        if seen is not None and part_changed_since(setup, events, seen, hand):
+            raise StaleError(f"a hand changed after change {seen}")
+
+    try:
+        problems = record_tap(game, "hand", payload, precondition=unchanged)
+    except StaleError:
+        return [], 409
+    return problems, 422 if problems else 200
+
+
+KEYPAD_DRAFTS = 3
+"""How many unsaved keypads one phone keeps (the newest), so a reload loses no tapped card."""
+
+
+def draft_key(game: Game, seat: int, index: int | None = None) -> str:
+    """Return the name under which this phone keeps the unsaved keypad of a seat (in a round)."""
+    return f"{game.id}:{'' if index is None else index}:{seat}"
+
+
+def keep_draft(key: str, draft: Mapping[str, Any]) -> None:
+    """Keep what a keypad shows but nobody saved yet, in this phone's session."""
+    drafts = {name: value for name, value in session.get("keypads", {}).items() if name != key}
+    session["keypads"] = dict([*list(drafts.items())[-(KEYPAD_DRAFTS - 1):], (key, dict(draft))])
+
+
+def draft_of(key: str) -> dict[str, Any] | None:
+    """Return the unsaved keypad this phone kept under ``key``, if any."""
+    draft = session.get("keypads", {}).get(key)
+    return draft if isinstance(draft, dict) else None
+
+
+def drop_draft(key: str) -> None:
+    """Forget an unsaved keypad: it was saved, or its player kept what another phone saved."""
+    drafts = session.get("keypads", {})
+    if key in drafts:
+        session["keypads"] = {name: value for name, value in drafts.items() if name != key}
 
 
 @bp.after_app_request

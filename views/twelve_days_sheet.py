@@ -19,11 +19,12 @@ from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, folded, table_of
-from rules import twelve_days
+from models import Game, folded, history_of, table_of
+from rules import points, twelve_days
 from rules.games import JSON, Table
 from rules.twelve_days import Card, Variant
-from rules.twelve_days.history import TwelveDaysTable
+from rules.twelve_days.history import TwelveDaysTable, revealed_on
+from rules.twelve_days.history import final_hand as final_hand_of
 from rules.twelve_days.record import serialise_day
 from views import corrections
 from views.addresses import game_or_404
@@ -31,8 +32,10 @@ from views.changes import UndoOffer, undo_offer
 from views.corrections import Correction, newest
 from views.forms import is_whole
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.scoreboard import Row as BoardRow
+from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import new_key, record_tap
+from views.taps import draft_key, draft_of, drop_draft, keep_draft, keypad_seen, new_key, record_hand, record_tap, tap_key
 
 KIND = twelve_days.KIND
 FOLDER = "twelve_days"
@@ -127,7 +130,7 @@ def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Re
     """Return the sheet as a page, or only its interactive part for htmx."""
     sheet = build_sheet(game)
     return render_sheet(
-        TEMPLATE, game, problems=problems, status=status,
+        TEMPLATE, game, sheet.board, problems=problems, status=status,
         sheet=sheet, version=sheet.version, players=list(sheet.players),
     )
 
@@ -222,6 +225,7 @@ class Sheet:
     passes_to: tuple[tuple[str, str], ...]
     """Who passes a card to whom: everyone to the next player, the last to the first."""
     winners: tuple[str, ...]
+    board: Scoreboard
 
 
 def explain_day(day: twelve_days.DayResult) -> str:
@@ -255,6 +259,33 @@ def explain_bonus(player: str, majorities: tuple[twelve_days.Majority, ...]) -> 
     tie = str(gettext("tie"))
     parts = [f"{m.value} ({tie})" if m.tied else f"{m.value}" for m in won]
     return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=listed(parts), points=sum(m.value for m in won)))
+
+
+def scoreboard_of(game: Game, result: twelve_days.Result) -> Scoreboard:
+    """Return a 12 Days game's points in the shape the chart, CSV and share text read: a row per day, then the bonus."""
+    players = game.player_names
+    rows = [
+        BoardRow(str(day.day), {p: points.whole(received[p]) for p in players}) for day, received in zip(result.days, result.rounds)
+    ]
+    if result.majorities:
+        rows.append(BoardRow(gettext("Bonus"), {p: points.whole(result.bonus[p]) for p in players}))
+    return Scoreboard(
+        kind=game.kind,
+        stage=gettext("Day"),
+        caption=gettext("Totals after each day"),
+        players=players,
+        rows=tuple(rows),
+        totals={p: points.whole(result.totals[p]) for p in players},
+        winners=result.winners if result.complete else (),
+        fewest_win=False,
+    )
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Fold the game's history into its scoreboard."""
+    table = table_of(game)
+    assert isinstance(table, TwelveDaysTable)
+    return scoreboard_of(game, twelve_days.score_game(table.game))
 
 
 def _open_day(table: TwelveDaysTable) -> OpenDayView | None:
@@ -324,6 +355,7 @@ def build_sheet(game: Game) -> Sheet:
         version=newest(history),
         passes_to=tuple((players[i], players[(i + 1) % len(players)]) for i in range(len(players))),
         winners=result.winners if result.complete else (),
+        board=scoreboard_of(game, result),
     )
 
 
@@ -373,6 +405,24 @@ def give_day(token: str) -> Response:
     return after_tap(game, record_tap(game, "gift", payload))
 
 
+@bp.post("/g/<token>/clear-day")
+def clear_day(token: str) -> Response:
+    """Quick mode after cards were revealed: take today's cards back in one tap, each as an undo in the history."""
+    game = game_or_404(token, kind=KIND)
+    index = _day(_variant(game).days)
+    history = history_of(game)
+    table = _table(table_of(game))
+    if table.current is None or table.current.index != index:
+        return after_tap(game, [gettext("Only the cards of the day being played can be cleared.")])
+    base = tap_key()[:50]
+    problems: list[str] = []
+    for seq in reversed(revealed_on(history, index)):
+        problems = record_tap(game, "undo", {"event": seq}, key=f"{base}:{seq}")
+        if problems:
+            break
+    return after_tap(game, problems)
+
+
 @bp.post("/g/<token>/taken")
 def take_day(token: str) -> Response:
     """Quick mode: record only who took the day card(s), or that nobody did."""
@@ -384,35 +434,65 @@ def take_day(token: str) -> Response:
 
 @bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
 def final_hand(token: str, seat: int) -> Response:
-    """Enter a player's final hand as counts per value, then record it."""
+    """Enter a player's final hand as counts per value, then record it.
+
+    As on the AURUXXX keypad: a hand another phone saved meanwhile makes saving a choice,
+    and counts not saved yet survive a reload on this phone.
+    """
     game = game_or_404(token, kind=KIND)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
     variant = _variant(game)
+    history = history_of(game)
     table = _table(table_of(game))
+    draft = draft_key(game, seat)
     counts: Counter[str] = Counter()
     problems: list[str] = []
+    status = 200
+    restored = False
     if request.method == "GET":
-        counts = Counter(card_token(card) for card in table.hands.get(player, ()))
+        kept = draft_of(draft)
+        seen: int | None = newest(history)
+        if kept is not None:
+            counts = Counter({token: int(count) for token, count in kept.get("counts", {}).items() if isinstance(count, int)})
+            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else seen
+            restored = True
+        else:
+            counts = Counter(card_token(card) for card in table.hands.get(player, ()))
     else:
+        seen = keypad_seen()
         for card in variant.cards:
             value = request.form.get(f"count-{card_token(card)}", "0")
             counts[card_token(card)] = min(int(value), variant.copies(card)) if is_whole(value) else 0
         action = request.form.get("action", "")
         verb, _, target = action.partition(":")
+        if action == "discard":
+            drop_draft(draft)
+            return go_to(url_for("games.sheet", token=game.token))
         if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
             counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
         elif action == "save":
             cards = [parse_card(token) for token, count in counts.items() for _ in range(count)]
-            problems = record_tap(game, "hand", {"player": player, "cards": cards})
-            if not problems:
+            problems, status = record_hand(
+                game, {"player": player, "cards": cards}, hand=lambda folded: final_hand_of(_table(folded), player), seen=seen
+            )
+            if status == 200:
+                drop_draft(draft)
                 return go_to(url_for("games.sheet", token=game.token))
+        if status == 409:
+            history = history_of(game)
+            seen = newest(history)
+        keep_draft(draft, {"counts": {token: count for token, count in counts.items() if count}, "seen": seen})
+    theirs = None
+    if status == 409:
+        now = _table(table_of(game))
+        theirs = " ".join(card_label(card) for card in sorted(now.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
     held = sum(counts.values())
     return page_or_fragment(
         "twelve_days/hand.html",
         "hand",
-        status=422 if problems else 200,
+        status=status if status == 409 else (422 if problems else 200),
         game=game,
         player=player,
         seat=seat,
@@ -422,6 +502,9 @@ def final_hand(token: str, seat: int) -> Response:
         ],
         held=held,
         hand_size=variant.hand_size,
+        seen=seen,
+        theirs=theirs,
+        restored=restored,
         problems=problems,
         new_key=new_key,
         count_text=ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),

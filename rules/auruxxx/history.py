@@ -229,3 +229,15 @@ def split_open(game: Game) -> tuple[Game, list[Change]]:
         if who in so_far.hands:
             taps.append(("hand", {"round": index, "player": who, "hand": serialise_hand(so_far.hands[who])}))
     return finished, taps
+
+
+def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:
+    """Return a player's hand in round ``index`` as entered so far (the round open or finished), or None.
+
+    What a hand keypad edits, for its version check (``rules.history.part_changed_since``).
+    """
+    if table.current is not None and table.current.index == index:
+        return table.current.hands.get(player)
+    if 0 <= index < len(table.game.rounds) and table.game.rounds[index].finisher != player:
+        return table.game.rounds[index].hand_of(player)
+    return None

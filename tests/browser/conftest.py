@@ -22,13 +22,19 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
 
 @pytest.fixture(scope="session")
 def live_server(live_app: Flask) -> Iterator[str]:
-    """Serve the live app on a free local port for the whole session; yield its base URL."""
+    """Serve the live app on a free local port for the whole session; yield its base URL.
+
+    The emulated phones run on this machine and reach the server on the loopback, so that is
+    the "network address" the join page gives them (a real phone would get the LAN address).
+    """
     server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("views.qr.lan_address", lambda: "127.0.0.1")
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_port}"
+        server.shutdown()
+        thread.join()
 
 
 @pytest.fixture

@@ -390,7 +390,8 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     expect(phone.locator("#sheet tr.round--current .pass-boxes")).to_have_count(4)
     expect(phone.locator("#sheet thead th.player .name")).to_have_text(players)
     expect(phone.locator("#sheet tfoot .total")).to_have_text(["0"] * 4)
-    expect(phone.locator(f"#sheet .earlier a[href='{url.removeprefix(live_server)}']")).to_have_count(1)
+    expect(phone.locator("#sheet .earlier a")).to_have_count(1)
+    assert phone.locator("#sheet .earlier a").get_attribute("href") != url.removeprefix(live_server), "earlier games are read-only"
     phone.screenshot(path=shots / "game-18-rematch.png", full_page=True)
 
 

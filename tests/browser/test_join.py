@@ -62,21 +62,22 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
     assert box["width"] >= 0.6 * viewport["width"], "the code should fill most of the screen's width"
     assert abs(box["width"] - box["height"]) <= 2, "the code is drawn square"
     scanned = scan(edit_code, screenshot_dir / "join-2-qr.png")
-    assert scanned == sheet
-    assert phone.locator("p.address a").first.inner_text().strip() == sheet
+    assert re.fullmatch(rf"{re.escape(live_server)}/t/[^/]+", scanned), "the big code is the table's address"
+    assert phone.locator("p.address a").first.inner_text().strip() == scanned
 
     phone.locator("details.watch summary").click()
     watch_code = phone.locator("details.watch figure.qr")
     expect(watch_code).to_be_visible()
     watch = scan(watch_code, screenshot_dir / "join-3-qr-read-only.png")
     assert re.fullmatch(rf"{re.escape(live_server)}/g/[^/]+", watch) and watch != sheet
-    assert phone.locator("details.watch p.address a").inner_text().strip() == watch
+    assert phone.locator("details.watch p.address a").first.inner_text().strip() == watch
     phone.screenshot(path=str(screenshot_dir / "join-4-page-read-only-open.png"), full_page=True)
 
     contexts = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
     joined, tv = (context.new_page() for context in contexts)
     try:
         open_live(joined, scanned)
+        assert joined.url == sheet, "the table address opens the game being played, with edit rights"
         expect(joined.locator("button.pass-boxes")).to_have_count(3)
         open_live(tv, watch)
         expect(tv.locator(".pass-boxes")).to_have_count(3)
@@ -105,26 +106,29 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
 def test_a_new_address_shows_a_new_code_and_shuts_the_old_one(
     browser: Browser, playwright: Playwright, live_server: str, phone: Page, screenshot_dir: Path
 ) -> None:
-    """After "new address" the code on screen scans to the new address; a phone still on the old one gets nothing."""
+    """After "new address" the code on screen scans to a new table address; a phone still on an old address gets nothing."""
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     phone.goto(f"{sheet}/join")
-    watch = (phone.locator("details.watch p.address a").text_content() or "").strip()
+    watch = (phone.locator("details.watch p.address a").first.text_content() or "").strip()
     assert watch.startswith(f"{live_server}/g/")
+    table = scan(phone.locator("figure.qr").first, screenshot_dir / "join-6-table-qr.png")
     phone.locator("details.renew summary").click()
     phone.locator("details.renew button[type=submit]").click()
     phone.wait_for_url(lambda url: url.endswith("/join") and not url.startswith(f"{sheet}/"))
     fresh = scan(phone.locator("figure.qr").first, screenshot_dir / "join-7-new-address-qr.png")
-    assert fresh == phone.url.removesuffix("/join") and fresh != sheet
-    assert (phone.locator("details.watch p.address a").text_content() or "").strip() == watch
+    assert fresh.startswith(f"{live_server}/t/") and fresh != table
+    assert (phone.locator("details.watch p.address a").first.text_content() or "").strip() == watch
     phone.screenshot(path=str(screenshot_dir / "join-8-new-address.png"), full_page=True)
 
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
     try:
         old = context.new_page()
-        response = old.goto(sheet)
-        assert response is not None and response.status == 404
+        for address in (sheet, table):
+            response = old.goto(address)
+            assert response is not None and response.status == 404
         response = old.goto(fresh)
         assert response is not None and response.status == 200
+        assert old.url == phone.url.removesuffix("/join")
         expect(old.locator("button.pass-boxes")).to_have_count(2)
     finally:
         context.close()

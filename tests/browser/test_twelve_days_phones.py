@@ -11,11 +11,22 @@ pytestmark = pytest.mark.browser
 
 
 def reveal(page: Page, seat: int, card: str) -> None:
-    """Open one player's card picker on this phone and tap a card."""
+    """Open one player's card picker on this phone and tap a card.
+
+    A live refresh already on its way when the picker opens replaces the sheet, picker
+    closed; then the picker is opened again (a person would tap it again too).
+    """
     picker = page.locator("details.reveal").nth(seat)
-    if picker.get_attribute("open") is None:
-        picker.locator("summary").click()
-    picker.locator(f'input[name=card][value="{card}"] + button').click()
+    button = picker.locator(f'input[name=card][value="{card}"] + button')
+    for _ in range(3):
+        if picker.get_attribute("open") is None:
+            picker.locator("summary").click()
+        try:
+            expect(button).to_be_visible(timeout=5_000)
+        except AssertionError:
+            continue
+        break
+    button.click()
 
 
 def test_each_phone_reveals_its_own_card_and_the_day_resolves(browser: Browser, playwright: Playwright, live_server: str) -> None:

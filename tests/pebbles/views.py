@@ -13,6 +13,7 @@ from flask import Blueprint, abort, request, url_for
 from werkzeug.wrappers import Response
 
 from models import Game, history_of
+from rules import points
 from rules.games import JSON
 from rules.history import fold
 from tests.pebbles import rules
@@ -21,6 +22,7 @@ from views.changes import undo_offer
 from views.corrections import newest
 from views.forms import is_whole
 from views.render import answer_tap, render_sheet
+from views.scoreboard import Row, Scoreboard
 from views.sheets import Option
 from views.taps import record_tap
 
@@ -47,6 +49,21 @@ def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     return f"Round {int(payload.get('round') or 0) + 1}: a pebble for {payload.get('player')}"
 
 
+def scoreboard(game: Game) -> Scoreboard:
+    """Return the pebbles as points: one per round won."""
+    table = fold(game.setup, history_of(game))
+    assert isinstance(table, rules.PebblesTable)
+    played = table.game
+    totals = {player: points.whole(count) for player, count in rules.pebbles(played).items()}
+    best = max(totals.values())
+    return Scoreboard(
+        kind=KIND, stage="Round", caption="Pebbles after each round", players=game.player_names,
+        rows=tuple(Row(str(number), {winner: points.whole(1)}) for number, winner in enumerate(played.winners, start=1)),
+        totals=totals, winners=tuple(p for p in game.player_names if totals[p] == best) if len(played.winners) >= rules.ROUNDS else (),
+        fewest_win=False,
+    )
+
+
 def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
     """Return the sheet: the pebbles so far and a button per player while a round is open."""
     history = history_of(game)
@@ -54,7 +71,7 @@ def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Re
     assert isinstance(table, rules.PebblesTable)
     played = table.game
     return render_sheet(
-        "pebbles/sheet.html", game, problems=problems, status=status, version=newest(history),
+        "pebbles/sheet.html", game, scoreboard(game), problems=problems, status=status, version=newest(history),
         players=list(game.player_names), pebbles=rules.pebbles(played), undo=undo_offer(game, history),
         round_index=len(played.winners) if len(played.winners) < rules.ROUNDS else None,
     )

@@ -154,6 +154,22 @@ def test_undo_names_an_earlier_change_once() -> None:
     assert table.refused("undo", event=1) == ["events[3]: that change was already undone"]
 
 
+def test_a_rematch_note_changes_no_score_and_is_never_undone() -> None:
+    """The note that a rematch started counts for nothing, is not what "undo" offers, and cannot be undone."""
+    table = Table(AURUXXX_SETUP)
+    play_round(table, 0, "Ben", 1, {"Anna": 4, "Cleo": 5})
+    totals = table.totals()
+    table.tap("rematch")
+    assert table.totals() == totals
+    last = history.last_change(table.events)
+    assert last is not None and last.kind == "hand"
+    assert table.refused("undo", event=table.events[-1].seq) == ["events[5]: an undo names an earlier change of this game"]
+    assert table.refused("rematch", game=7) == ["events[5].game: unknown key"]
+    days = Table(TWELVE_DAYS_SETUP)
+    days.tap("rematch")
+    assert days.twelve_days().game.days == ()
+
+
 def test_correcting_an_earlier_round_recomputes_everything_after_it() -> None:
     """A correction replaces a finished round; the Happy-Man holder carried on follows it."""
     table = Table(AURUXXX_SETUP)

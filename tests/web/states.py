@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from models import Event, Game, Player, db
+from models import CardTable, Event, Game, Player, db
 from rules import auruxxx, twelve_days
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -142,7 +142,7 @@ def tokens(app: Flask, edit_token: str) -> Tokens:
 
 
 def clone(app: Flask, game_id: int) -> Tokens:
-    """Copy a game with its players and history under new tokens; return the copy's addresses."""
+    """Copy a game with its players and history under new tokens, at a table of its own; return the copy's addresses."""
     with app.app_context():
         original = db.session.get(Game, game_id)
         assert original is not None
@@ -151,6 +151,7 @@ def clone(app: Flask, game_id: int) -> Tokens:
             variant=original.variant,
             house_rules=dict(original.house_rules),
             first_dealer=original.first_dealer,
+            card_table=CardTable(),
         )
         copy.players = [Player(seat=player.seat, name=player.name) for player in original.players]
         db.session.add(copy)

@@ -739,8 +739,10 @@ def test_rematch_starts_the_same_table_again_with_the_deal_moved_on(plain_app: F
         assert (old.first_dealer, new.first_dealer) == (2, (2 + 3) % 4)
         assert new.previous_id == old.id
         assert new.events == []
+        watch_old = old.read_token
     page = plain_client.get(f"/g/{new_token}", headers=EN).get_data(as_text=True)
-    assert "Earlier games at this table" in page and f'href="/g/{token}"' in page
+    assert "Earlier games at this table" in page and f'href="/g/{watch_old}"' in page
+    assert f'href="/g/{token}"' not in page, "an earlier game is linked read-only"
     assert "Ben deals, Cleo starts" in page
 
 
@@ -750,7 +752,9 @@ def test_rematch_of_a_rematch_lists_the_whole_evening(plain_client: FlaskClient)
     second = str(plain_client.post(f"/g/{first}/rematch").headers["Location"]).removeprefix("/g/")
     third = str(plain_client.post(f"/g/{second}/rematch").headers["Location"]).removeprefix("/g/")
     page = plain_client.get(f"/g/{third}", headers=EN).get_data(as_text=True)
-    assert f'href="/g/{first}"' in page and f'href="/g/{second}"' in page
+    with plain_client.application.app_context():
+        watch = [db.session.scalar(select(Game.read_token).where(Game.token == t)) for t in (first, second)]
+    assert f'href="/g/{watch[0]}"' in page and f'href="/g/{watch[1]}"' in page
     assert "Anna deals, Ben starts" in plain_client.get(f"/g/{second}", headers=EN).get_data(as_text=True)
     assert "Ben deals, Anna starts" in page
 

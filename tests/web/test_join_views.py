@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 import zxingcpp
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image, ImageDraw
@@ -22,6 +23,10 @@ EN = {"Accept-Language": "en"}
 SCALE = 10
 QUIET_ZONE = 4
 """Modules of white the QR standard asks for round the code."""
+
+LAN = "192.168.1.23"
+PHONES = f"http://{LAN}"
+"""Where the phones find the test server: the test client calls itself localhost, which no phone can open."""
 
 SQUARE = re.compile(r"M(\d+),(\d+)H(\d+)V(\d+)H(\d+)z")
 
@@ -94,6 +99,13 @@ def written_addresses(page: str) -> list[str]:
 # --- Games ----------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the machine a fixed address on the local network."""
+    monkeypatch.setattr("views.qr.lan_address", lambda: LAN)
+
+
+
 def start(client: FlaskClient, names: tuple[str, ...] = ("Anna", "Ben", "Cleo"), **extra: str) -> str:
     """Start an AURUXXX game through the form and return its edit token."""
     response = client.post("/new/auruxxx", data={"player": list(names), "action": "start", **extra})
@@ -109,6 +121,14 @@ def read_token(app: Flask, token: str) -> str:
         return str(game.read_token)
 
 
+def table_token(app: Flask, token: str) -> str:
+    """Return the address of the table the game an edit token opens is played at."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        return game.card_table.token
+
+
 def csrf_token(response: TestResponse) -> str:
     """Return the CSRF token a page's form carries."""
     found = re.search(r'name="csrf_token" value="([^"]+)"', response.get_data(as_text=True))
@@ -119,19 +139,33 @@ def csrf_token(response: TestResponse) -> str:
 # --- The join page --------------------------------------------------------------------------
 
 
-def test_the_big_code_carries_the_edit_address_and_the_small_one_the_read_only_address(
+def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_address(
     plain_app: Flask, plain_client: FlaskClient
 ) -> None:
-    """Both codes decode, with a real QR reader, to the game's absolute addresses, which are also written out."""
+    """Both codes decode, with a real QR reader, to absolute addresses, which are also written out, with the TV's."""
     token = start(plain_client)
     watch = read_token(plain_app, token)
+    table = table_token(plain_app, token)
     response = plain_client.get(f"/g/{token}/join", headers=EN)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    edit_code, watch_code = qr_codes(page)
-    assert edit_code.decode() == f"http://localhost/g/{token}"
-    assert watch_code.decode() == f"http://localhost/g/{watch}"
-    assert written_addresses(page) == [f"http://localhost/g/{token}", f"http://localhost/g/{watch}"]
+    table_code, watch_code = qr_codes(page)
+    assert table_code.decode() == f"{PHONES}/t/{table}"
+    assert watch_code.decode() == f"{PHONES}/g/{watch}"
+    assert written_addresses(page) == [f"{PHONES}/t/{table}", f"{PHONES}/g/{watch}", f"{PHONES}/t/{table}/tv"]
+
+
+def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(plain_client: FlaskClient) -> None:
+    """The creator's laptop calls itself localhost; the codes carry the address ``make run`` prints, and the page says why."""
+    token = start(plain_client)
+    table = table_token(plain_client.application, token)
+    for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
+        page = plain_client.get(f"/g/{token}/join", headers=EN, base_url=base).get_data(as_text=True)
+        assert qr_codes(page)[0].decode() == f"http://{LAN}:8000/t/{table}"
+        assert "Phones cannot open “localhost”" in page and LAN in page
+    page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="http://192.168.1.50:8000").get_data(as_text=True)
+    assert qr_codes(page)[0].decode() == f"http://192.168.1.50:8000/t/{table}"
+    assert "localhost" not in page
 
 
 def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient) -> None:
@@ -151,8 +185,8 @@ def test_a_long_address_still_decodes(plain_app: Flask, plain_client: FlaskClien
     """Behind a longer host name (a bigger QR version) the code still reads back exactly."""
     token = start(plain_client)
     page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="https://tischblock.example-kneipe.de:8443").get_data(as_text=True)
-    edit_code = qr_codes(page)[0]
-    assert edit_code.decode() == f"https://tischblock.example-kneipe.de:8443/g/{token}"
+    table_code = qr_codes(page)[0]
+    assert table_code.decode() == f"https://tischblock.example-kneipe.de:8443/t/{table_token(plain_client.application, token)}"
 
 
 def test_a_twelve_days_game_has_a_join_page_too(plain_client: FlaskClient) -> None:
@@ -161,7 +195,7 @@ def test_a_twelve_days_game_has_a_join_page_too(plain_client: FlaskClient) -> No
     assert response.status_code == 303
     token = str(response.headers["Location"]).removeprefix("/g/")
     page = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
-    assert qr_codes(page)[0].decode() == f"http://localhost/g/{token}"
+    assert qr_codes(page)[0].decode() == f"{PHONES}/t/{table_token(plain_client.application, token)}"
 
 
 def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Flask, plain_client: FlaskClient) -> None:
@@ -189,9 +223,10 @@ def test_only_the_edit_address_opens_the_join_page(plain_app: Flask, plain_clien
 
 
 def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_client: FlaskClient) -> None:
-    """With the form's CSRF token: the old edit token is gone everywhere, the new code carries the new address, the read-only address stays."""
+    """With the form's CSRF token: the old edit and table addresses are gone everywhere, the new code carries the new table address, the read-only address stays."""
     token = start(strict_client, csrf_token=csrf_token(strict_client.get("/new/auruxxx")))
     watch = read_token(strict_app, token)
+    table = table_token(strict_app, token)
     join = strict_client.get(f"/g/{token}/join", headers=EN)
 
     refused = strict_client.post(f"/g/{token}/new-address")
@@ -211,14 +246,18 @@ def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_c
     tap = {"player": "Anna", "round": "0", "csrf_token": csrf_token(join)}
     assert strict_client.post(f"/g/{token}/pass", data=tap).status_code == 404
     assert strict_client.post(f"/g/{token}/new-address", data={"csrf_token": csrf_token(join)}).status_code == 404
+    assert strict_client.get(f"/t/{table}").status_code == 404 and strict_client.get(f"/t/{table}/tv").status_code == 404
 
     page = strict_client.get(location, headers=EN)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    edit_code, watch_code = qr_codes(text)
-    assert edit_code.decode() == f"http://localhost/g/{new}"
-    assert watch_code.decode() == f"http://localhost/g/{watch}"
-    assert written_addresses(text) == [f"http://localhost/g/{new}", f"http://localhost/g/{watch}"]
+    new_table = table_token(strict_app, new)
+    assert new_table != table
+    table_code, watch_code = qr_codes(text)
+    assert table_code.decode() == f"{PHONES}/t/{new_table}"
+    assert watch_code.decode() == f"{PHONES}/g/{watch}"
+    assert written_addresses(text)[:2] == [f"{PHONES}/t/{new_table}", f"{PHONES}/g/{watch}"]
+    assert strict_client.get(f"/t/{new_table}").headers["Location"] == f"/g/{new}"
     assert strict_client.get(f"/g/{new}").status_code == 200
     assert strict_client.get(f"/g/{watch}").status_code == 200
     assert read_token(strict_app, new) == watch

@@ -220,16 +220,22 @@ def test_dropping_the_kind_check_keeps_every_game_and_reference(tmp_path: Path) 
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.db'}"})
     with app.app_context():
         flask_migrate.upgrade(revision=BEFORE_THE_REGISTRY)
-        first = Game(kind="auruxxx")
-        first.players = [Player(seat=seat, name=name) for seat, name in enumerate(["Ada", "Bo"])]
-        db.session.add(first)
+        # Rows as that schema holds them: written in SQL, as the models have moved on since.
+        for game_id, previous in ((1, None), (2, 1)):
+            db.session.execute(
+                text("INSERT INTO games (id, token, read_token, kind, variant, house_rules, first_dealer, created_at, previous_id)"
+                     " VALUES (:id, :token, :read, 'auruxxx', 'standard', '{}', 0, '2026-11-30', :previous)"),
+                {"id": game_id, "token": f"edit-{game_id}", "read": f"read-{game_id}", "previous": previous},
+            )
+            for seat, name in enumerate(["Ada", "Bo"]):
+                db.session.execute(text("INSERT INTO players (game_id, seat, name) VALUES (:game, :seat, :name)"),
+                                   {"game": game_id, "seat": seat, "name": name})
+        db.session.execute(
+            text("INSERT INTO events (game_id, seq, kind, payload, created_at, idempotency_key)"
+                 " VALUES (1, 1, 'pass', '{\"round\": 0, \"player\": \"Ada\"}', '2026-11-30', 'a')")
+        )
         db.session.commit()
-        rematch = Game(kind="auruxxx", previous_id=first.id)
-        rematch.players = [Player(seat=0, name="Ada"), Player(seat=1, name="Bo")]
-        db.session.add(rematch)
-        db.session.commit()
-        append_event(first, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
-        tokens = (first.token, first.read_token, rematch.token)
+        tokens = ("edit-1", "read-1", "edit-2")
         db.session.remove()
 
         flask_migrate.upgrade()
