@@ -96,7 +96,12 @@ def _update(app: Flask, token: str, language: str, at_least: int) -> Update | No
         return None
     except Exception:  # the sheet's own request shows the error; this phone still learns of the change
         app.logger.exception("live: the sheet could not be rendered for a push")
-        return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
+        return _changed(app, token, language, at_least)
+
+
+def _changed(app: Flask, token: str, language: str, at_least: int) -> Update:
+    """Return a "changed" event: the page fetches its sheet itself."""
+    return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
 
 
 def shared_sheet() -> Response:
@@ -110,14 +115,22 @@ def shared_sheet() -> Response:
     return response
 
 
-def messages(app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float) -> Iterator[Message]:
-    """Yield a stream's events: the sheet whenever the game moves past what the phone shows, for ``seconds``."""
+def messages(
+    app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float, *, refetch: bool = False
+) -> Iterator[Message]:
+    """Yield a stream's events: the sheet whenever the game moves past what the phone shows, for ``seconds``.
+
+    With ``refetch`` the stream only says that the game changed, and the page fetches itself:
+    a TV's page depends on its table address (the code to join, following a rematch), which
+    the shared push for the read-only address does not carry.
+    """
+    update_of = _changed if refetch else _update
     hub = hub_of(app)
     yield RETRY
     with hub.watching(game_id, seen):
         sent = since
         if since is not None and since != seen:
-            update = _update(app, token, language, seen)
+            update = update_of(app, token, language, seen)
             if update is None:
                 return
             yield update.message
@@ -129,7 +142,7 @@ def messages(app: Flask, game_id: int, token: str, language: str, seen: int, sin
                 if deadline - time.monotonic() > 0:
                     yield KEEPALIVE
                 continue
-            update = _update(app, token, language, newer)
+            update = update_of(app, token, language, newer)
             if update is None:
                 return
             seen = max(newer, update.version)
@@ -157,7 +170,8 @@ def changes(token: str) -> Response:
         seconds = float(app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
         language = str(get_locale() or app.config["LANGUAGES"][0])
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
-        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds))
+        on_tv = bool(request.args.get("tv"))
+        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds, refetch=on_tv))
         response = Response(body, mimetype="text/event-stream")
     except BaseException:
         hub.leave(address)
