@@ -149,7 +149,7 @@ def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str,
     phone.on("request", lambda request: streams.append(request.url) if "/live?" in request.url else None)
     with phone.expect_request(script, timeout=LIVE_MS):
         phone.goto(sheet, wait_until="commit")
-    phone.wait_for_timeout(300)  # the script stays away a moment after htmx has looked at the page
+    phone.wait_for_function("() => window.htmx !== undefined", timeout=LIVE_MS)  # htmx runs while its extension is still away
     assert held, "the sheet did not ask for hx-sse.js"
     with phone.expect_request(re.compile(r"/live\?"), timeout=LIVE_MS):
         for route in held:
