@@ -20,7 +20,7 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.
 
 run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 	$(FLASK) db upgrade
-	$(BIN)/python serve.py
+	$(BIN)/python -m serving
 
 test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy

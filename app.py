@@ -8,10 +8,10 @@ from flask import Flask
 from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from cli import score_command
-from config import Config, apply_instance_defaults, apply_pool_defaults
-from gunicorn_logging import RedactingFilter
-from extensions import babel, compress, csrf, init_limiter, migrate
+from infra.cli import score_command
+from infra.config import Config, apply_instance_defaults, apply_pool_defaults
+from infra.redaction import RedactingFilter
+from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
 from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps, theme
 from views.sheets import SHEETS

@@ -12,7 +12,7 @@ The floor, measured in the same run on the same tap, is A's own round trip: from
 A's sheet shows the change from the tap's own answer. The gap between the two is what "live"
 costs on top of a tap: the stream is woken (at once when A's tap reached the same worker, at the
 next SQLite tick when it reached the other), the sheet rendered once and pushed. The server is the
-real thing (``serve.py``'s gunicorn command line, two gevent workers) on a throwaway SQLite file,
+real thing (the gunicorn command line of ``python -m serving``, two gevent workers) on a throwaway SQLite file,
 and it shares the machine's cores with the browser: read the ratio, not a lone absolute figure.
 This is a measurement, not a test: nothing is asserted.
 """

@@ -19,8 +19,8 @@ Figures per step, against floors measured in the same run on the same server:
 - bytes of a tap's answer and of a pushed update, as they travel (compressed);
 - the largest K whose tap p95 stays under 100 ms.
 
-Everything runs on 127.0.0.1 and ends by itself; the server is ``serve.py``'s gunicorn command
-line on a throwaway database. Server and clients share the machine's cores: read the ratios.
+Everything runs on 127.0.0.1 and ends by itself; the server is the gunicorn command line of
+``python -m serving`` on a throwaway database. Server and clients share the machine's cores: read the ratios.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 
 IN_CI = os.environ.get("CI") == "true"
 

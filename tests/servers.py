@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from serve import gunicorn_argv
+from serving.command import gunicorn_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -108,7 +108,7 @@ class PostgresCluster:
 
 
 class GunicornServer:
-    """The app under gunicorn exactly as ``serve.py`` starts it (two gevent workers), on a free local port.
+    """The app under gunicorn exactly as ``python -m serving`` starts it (two gevent workers), on a free local port.
 
     ``settings`` are extra environment variables for the app (stream caps, for instance).
 

@@ -15,7 +15,7 @@ from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
-from extensions import csrf
+from infra.extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, table_of
 from models.event import add_first_events, append_event
 from rules import record

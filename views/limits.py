@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import request
 from flask.wrappers import Response
 
-from extensions import limiter
+from infra.extensions import limiter
 
 CREATE = "30/minute;300/hour"
 """Games started by one address: through the new-game form or as a rematch."""

@@ -9,7 +9,7 @@ import qrcode
 import qrcode.image.svg
 from markupsafe import Markup
 
-from network import is_loopback, lan_address
+from infra.network import is_loopback, lan_address
 
 
 def qr_svg(address: str) -> Markup:

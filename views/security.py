@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from gunicorn_logging import GAME_ADDRESS
+from infra.redaction import GAME_ADDRESS
 
 bp = Blueprint("security", __name__)
 

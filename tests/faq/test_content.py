@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines
 
 GAMES = ("auruxxx", "12days")

@@ -2,7 +2,7 @@
 
 Every phone here is a separate HTTP client with its own session cookie and CSRF token,
 tapping the way a browser without htmx does (a form post answered by a 303 to the sheet);
-the server is the app under real gunicorn, exactly as ``serve.py`` starts it.
+the server is the app under real gunicorn, exactly as ``python -m serving`` starts it.
 """
 
 from __future__ import annotations

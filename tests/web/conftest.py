@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from models import db
 
 

@@ -8,7 +8,7 @@ from flask.testing import FlaskCliRunner
 from jinja2 import UndefinedError
 
 from app import create_app
-from config import TestConfig, instance_secret_key
+from infra.config import TestConfig, instance_secret_key
 
 
 def test_a_mapping_overrides_the_defaults(tmp_path: Path) -> None:

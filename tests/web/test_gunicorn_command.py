@@ -2,9 +2,9 @@
 
 import logging
 
-from gunicorn_logging import RedactingFilter, redact
-from config import Config
-from serve import gunicorn_argv
+from infra.redaction import RedactingFilter, redact
+from infra.config import Config
+from serving.command import gunicorn_argv
 
 
 def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
@@ -13,8 +13,8 @@ def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() 
     assert int(argv[argv.index("--worker-connections") + 1]) > Config.LIVE_STREAMS_PER_PROCESS
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
-    assert argv[argv.index("--logger-class") + 1] == "gunicorn_logging.RedactingLogger"
-    assert argv[argv.index("--config") + 1] == "python:gunicorn_hooks"
+    assert argv[argv.index("--logger-class") + 1] == "serving.access_log.RedactingLogger"
+    assert argv[argv.index("--config") + 1] == "python:serving.hooks"
 
 
 def test_gunicorn_serves_https_only_when_given_a_certificate_and_its_key() -> None:

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, insert, select
 
 import models.event
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from models import Event, Game, db, history_of
 from tests.web.states import start, tap
 

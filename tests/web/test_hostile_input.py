@@ -35,7 +35,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.test import TestResponse
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from models import Game, db, table_of
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 from tests.web.states import PLAYERS, STATES, Tokens, clone, counts, start, tokens

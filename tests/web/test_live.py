@@ -22,7 +22,7 @@ from werkzeug.test import TestResponse
 
 import views.live
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from models import Event, db

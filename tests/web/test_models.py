@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from models import AppendOnlyError, Event, Game, Player, append_event, db, table_of
 from rules.problems import Illegal
 

@@ -17,8 +17,8 @@ from werkzeug.test import TestResponse
 from sqlalchemy import select
 
 from app import create_app
-from config import Config, TestConfig
-from extensions import init_limiter, limiter
+from infra.config import Config, TestConfig
+from infra.extensions import init_limiter, limiter
 from models import Game, db
 from tests.web.states import PLAYERS, counts, start, tokens
 from views import limits

@@ -23,7 +23,7 @@ from werkzeug.test import TestResponse
 from sqlalchemy import func, select
 
 from app import create_app
-from config import TestConfig
+from infra.config import TestConfig
 from models import Game, db
 from models.game import new_token
 from tests.web.states import STATES, Tokens, clone, counts, start, tap, tokens

@@ -2,7 +2,7 @@
 
 import socket
 
-from network import lan_address
+from infra.network import lan_address
 
 
 def test_lan_address_is_an_ip_or_the_host_name() -> None:

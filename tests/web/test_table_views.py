@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from models import Event, Game, Player, db
 from models.game import CardTable
 from tests.web.states import auruxxx_over, start
-from gunicorn_logging import redact
+from infra.redaction import redact
 from tests.web.test_join_views import LAN, qr_codes
 
 EN = {"Accept-Language": "en"}

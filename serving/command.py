@@ -1,11 +1,8 @@
-"""Serve Tischblock to the phones around the table and say where to find it."""
+"""The gunicorn command line Tischblock is served with (``python -m serving`` runs it)."""
 
 import os
-import sys
-from pathlib import Path
 
-from config import Config
-from network import lan_address
+from infra.config import Config
 
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
@@ -39,21 +36,9 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
         "--access-logfile",
         "-",
         "--logger-class",
-        "gunicorn_logging.RedactingLogger",
+        "serving.access_log.RedactingLogger",
         "--config",
-        "python:gunicorn_hooks",
+        "python:serving.hooks",
         *tls,
         "app:create_app()",
     ]
-
-
-def main() -> None:
-    """Print the address for the phones, then hand the process over to gunicorn."""
-    scheme = "https" if TLS_CERT and TLS_KEY else "http"
-    print(f"\n  Tischblock: open {scheme}://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    os.execv(gunicorn, gunicorn_argv(f"0.0.0.0:{PORT}"))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,17 +1,15 @@
-"""Gunicorn's access log without game tokens: whoever reads the log must not be able to open a game.
+"""Game tokens taken out of any text bound for a log: whoever reads a log must not be able to open a game.
 
-A game's token is its address (``/g/<token>/...``), so a request line, a referer or a
-redirect's ``Location`` would otherwise write it to the log. Every text the log format can
-use is passed through ``redact`` first.
+A game's token is its address (``/g/<token>/...``), so a request line, a referer, a
+redirect's ``Location`` or an error message would otherwise write it to the log. The app's
+own log (``RedactingFilter``) and the server's access log (``serving.access_log``) pass every
+text through ``redact`` first. Pure: nothing here imports the web server or the app.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
-
-from gunicorn.glogging import Logger
 
 ENCODED = r"%(?:25)*"
 """A percent sign, itself percent-encoded any number of times (``%``, ``%25``, ``%2525`` ...)."""
@@ -64,18 +62,3 @@ class RedactingFilter(logging.Filter):
         if isinstance(record.args, tuple):
             record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
         return True
-
-
-class RedactingLogger(Logger):  # type: ignore[misc]
-    """Gunicorn's logger, with game tokens taken out of every access-log field and error message."""
-
-    def setup(self, cfg: Any) -> None:
-        """Set gunicorn's logging up, then filter its error log too."""
-        super().setup(cfg)
-        if not any(isinstance(f, RedactingFilter) for f in self.error_log.filters):
-            self.error_log.addFilter(RedactingFilter())
-
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        """Return gunicorn's log fields with each text field redacted."""
-        fields: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {key: redact(value) if isinstance(value, str) else value for key, value in fields.items()}

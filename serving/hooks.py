@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from config import Config
+from infra.config import Config
 
 
 def declared_length(headers: list[tuple[str, str]]) -> int | None:

@@ -1,0 +1,20 @@
+"""Serve Tischblock to the phones around the table and say where to find it: ``python -m serving``."""
+
+import os
+import sys
+from pathlib import Path
+
+from infra.network import lan_address
+from serving.command import PORT, TLS_CERT, TLS_KEY, gunicorn_argv
+
+
+def main() -> None:
+    """Print the address for the phones, then hand the process over to gunicorn."""
+    scheme = "https" if TLS_CERT and TLS_KEY else "http"
+    print(f"\n  Tischblock: open {scheme}://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    os.execv(gunicorn, gunicorn_argv(f"0.0.0.0:{PORT}"))
+
+
+if __name__ == "__main__":
+    main()
