@@ -4,9 +4,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request
 from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import MapAdapter
 
 from infra.cli import score_command
 from infra.config import Config, apply_instance_defaults, apply_pool_defaults
@@ -17,10 +18,36 @@ from views import addresses, assets, errors, faq, games, health, home, join, lan
 from views.sheets import SHEETS
 
 
+class Tischblock(Flask):
+    """Flask, building a page's addresses the same way outside a request as inside one: a live push is rendered without one."""
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        """Return the request's address builder; outside a request one for the site's own paths."""
+        adapter = super().create_url_adapter(request)
+        if adapter is None:
+            return self.url_map.bind("", script_name=self.config["APPLICATION_ROOT"], url_scheme=self.config["PREFERRED_URL_SCHEME"])
+        return adapter
+
+    def url_for(
+        self,
+        /,
+        endpoint: str,
+        *,
+        _anchor: str | None = None,
+        _method: str | None = None,
+        _scheme: str | None = None,
+        _external: bool | None = None,
+        **values: Any,
+    ) -> str:
+        """Return an address within the site, unless ``_external`` asks for the whole URL (which needs a request to know the host)."""
+        return super().url_for(
+            endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=bool(_external or _scheme), **values
+        )
+
 
 def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     """Build a Tischblock app; ``config`` (a class or mapping) overrides ``Config``."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = Tischblock(__name__, instance_relative_config=True)
     app.config.from_object(Config)
     if isinstance(config, Mapping):
         app.config.from_mapping(config)

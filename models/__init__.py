@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, appended, folded, history_of
 from models.game import CardTable, Game, Player
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "AppendOnlyError",
     "CardTable",
     "Event",
+    "Folded",
     "KeyReusedError",
     "Game",
     "Player",
@@ -17,7 +18,6 @@ __all__ = [
     "appended",
     "folded",
     "history_of",
-    "table_of",
     "configure_engine",
     "db",
 ]

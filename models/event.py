@@ -7,6 +7,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -173,20 +174,28 @@ def history_of(game: Game) -> list[TableEvent]:
     return list(events)
 
 
-def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
+@dataclass(frozen=True)
+class Folded:
+    """A game's history at one version and what it adds up to: what its sheet is rendered from."""
+
+    history: tuple[TableEvent, ...]
+    table: Table[Any]
+
+    @property
+    def version(self) -> int:
+        """Return the number of the newest event (0 for none): what live streams and forms compare against."""
+        return self.history[-1].seq if self.history else 0
+
+
+def folded(game: Game) -> Folded:
     """Return a game's history and what it adds up to, folding it only if no request of this process did at this version."""
-    history = history_of(game)
+    history = tuple(history_of(game))
     version = (_key(game), history[-1].seq if history else 0)
     table = _TABLES.get(version)
     if table is None:
         table = fold(game.setup, history)
         _TABLES.put(version, table)
-    return history, table
-
-
-def table_of(game: Game) -> Table[Any]:
-    """Return what a game's history adds up to."""
-    return folded(game)[1]
+    return Folded(history, table)
 
 
 def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
@@ -216,15 +225,15 @@ def append_event(
     idempotency_key: str,
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-) -> Event:
-    """Record one tap at the end of a game's history, if the rules allow it, and commit it.
+) -> Folded:
+    """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
 
     The tap is checked against the history it follows and stored with the next number;
     if another phone stored that number first, the unique (game, number) constraint
     refuses the insert and the tap is checked again against the longer history, so two
     taps never both pass a check that only one of them may pass. PostgreSQL also locks
     the game's row first, so there taps of one game queue instead of clashing. A key already recorded
-    for this game returns the earlier event unchanged, so a retried tap counts once.
+    for this game stores nothing, so a retried tap counts once.
     Raises ``Illegal`` with the rules' problems when the tap is not allowed.
     ``precondition`` sees the history the tap would follow, inside the same guarded step as the
     rules' check, and raises (``StaleError``) to refuse it: a check made by the caller before the
@@ -238,9 +247,8 @@ def append_event(
     for attempt in range(APPEND_ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
-        existing = _find(game_id, idempotency_key, kind, payload)
-        if existing is not None:
-            return existing
+        if _find(game_id, idempotency_key, kind, payload) is not None:
+            return folded(game)
         db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         events = history_of(game)
         seq = events[-1].seq + 1 if events else 1
@@ -251,15 +259,9 @@ def append_event(
         except (Illegal, StaleError):
             db.session.rollback()
             raise
-        recorded = Event(
-            game_id=game_id,
-            seq=seq,
-            kind=kind,
-            payload=dict(payload),
-            device=device,
-            idempotency_key=idempotency_key,
+        db.session.add(
+            Event(game_id=game_id, seq=seq, kind=kind, payload=dict(payload), device=device, idempotency_key=idempotency_key)
         )
-        db.session.add(recorded)
         try:
             _announce(game_id)
             db.session.commit()
@@ -269,7 +271,7 @@ def append_event(
             continue
         _TABLES.put((key, seq), table)
         appended.send(db.session.get_bind(), game_id=game_id, version=seq)
-        return recorded
+        return Folded((*events, TableEvent(seq, kind, dict(payload))), table)
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"
     ) from conflict

@@ -74,6 +74,10 @@ class Game(Base):
         order_by="Event.seq", viewonly=True
     )
     card_table: Mapped[CardTable] = relationship()
+    rematch: Mapped["Game | None"] = relationship(
+        primaryjoin="Game.id == foreign(Game.previous_id)", uselist=False, viewonly=True
+    )
+    """The rematch started after this game, if there is one (there is never more than one)."""
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -8,9 +8,8 @@ history then adds up to; the arithmetic, who deals and every refusal come from
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
@@ -18,22 +17,22 @@ from flask_babel import format_decimal, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, folded, history_of, table_of
+from models import Game, folded
 from rules import auruxxx, points
 from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in
 from rules.auruxxx.record import serialise_hand
 from rules.games import JSON, Table
 from rules.problems import readable
-from views.addresses import game_or_404
-from views.changes import UndoOffer, undo_offer
+from views.addresses import open_to_edit
 from views import corrections
-from views.corrections import Correction, newest
+from views.corrections import Correction
 from views.forms import is_integer, is_whole, whole_or_text
-from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.render import game_page, go_to
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import draft_key, draft_of, drop_draft, keep_draft, keypad_seen, new_key, record_hand, record_tap
+from views.taps import after_tap, draft_key, draft_of, drop_draft, keep_draft, keypad_seen, record_hand, record_tap
+from views.viewers import Viewer
 
 KIND = auruxxx.KIND
 FOLDER = "auruxxx"
@@ -71,8 +70,6 @@ OPTIONS = (
 """The house rules the new-game form asks for."""
 
 bp = Blueprint("auruxxx", __name__)
-
-TEMPLATE = "auruxxx/sheet.html"
 
 KEYPAD_CARDS: tuple[tuple[str, str], ...] = (
     *((f"n{value}", str(value)) for value in auruxxx.NUMBER_VALUES),
@@ -134,20 +131,6 @@ def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
         "correct_round": _l("Round %(n)s corrected", n=number),
     }
     return str(texts.get(kind, kind))
-
-
-def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
-    """Return the sheet as a page, or only its interactive part for htmx."""
-    sheet = build_sheet(game)
-    return render_sheet(
-        TEMPLATE, game, sheet.board, problems=problems, status=status,
-        sheet=sheet, version=sheet.version, players=list(game.player_names),
-    )
-
-
-def after_tap(game: Game, problems: Sequence[str]) -> Response:
-    """Answer a tap on this game's sheet."""
-    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
 
 
 # --- The sheet ---------------------------------------------------------------------------------
@@ -220,9 +203,6 @@ class Sheet:
     dealer: int | None
     """The seat dealing the round being played."""
     starter: int | None
-    undo: UndoOffer | None
-    version: int
-    """The number of the newest event: what the live stream compares against."""
     board: Scoreboard
 
 
@@ -241,16 +221,8 @@ def scoreboard_of(game: Game, result: auruxxx.Result) -> Scoreboard:
     )
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """Fold the game's history into its scoreboard."""
-    table = table_of(game)
-    assert isinstance(table, AuruxxxTable)
-    return scoreboard_of(game, auruxxx.score_game(table.game))
-
-
-def build_sheet(game: Game) -> Sheet:
-    """Fold the game's history and lay it out as the paper pad's rows and columns."""
-    history, folded_table = folded(game)
+def lay_out(game: Game, folded_table: Table[Any]) -> Sheet:
+    """Lay out what the game's history adds up to as the paper pad's rows and columns."""
     table = _table(folded_table)
     result = auruxxx.score_game(table.game)
     players = table.game.players
@@ -287,8 +259,6 @@ def build_sheet(game: Game) -> Sheet:
         current=current,
         dealer=rows[current.index].dealer if current is not None else None,
         starter=rows[current.index].starter if current is not None else None,
-        undo=undo_offer(game, history),
-        version=newest(history),
         board=scoreboard_of(game, result),
     )
 
@@ -321,57 +291,57 @@ def _round() -> int:
 @bp.post("/g/<token>/pass")
 def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     player = _player(game)
-    return after_tap(game, record_tap(game, "pass", {"round": _round(), "player": player}))
+    return after_tap(game, viewer, record_tap(game, "pass", {"round": _round(), "player": player}))
 
 
 @bp.post("/g/<token>/happy-man")
 def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     player = _player(game)
-    return after_tap(game, record_tap(game, "happy_man", {"round": _round(), "player": player}))
+    return after_tap(game, viewer, record_tap(game, "happy_man", {"round": _round(), "player": player}))
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
 def finish(token: str) -> Response:
     """Ask who ended the round and with how many Golden 12, then record it."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     if request.method == "POST":
         golden12 = request.form.get("golden12", "")
         if not is_whole(golden12):
-            return _finish_page(game, [gettext("Tap how many Golden 12 ended the round.")], 422)
+            return _finish_page(game, viewer, [gettext("Tap how many Golden 12 ended the round.")], 422)
         problems = record_tap(
             game, "finish", {"round": _round(), "player": _player(game), "golden12": int(golden12)}
-        )
+        ).problems
         if problems:
-            return _finish_page(game, problems, 422)
-        return _back_to_sheet(game)
-    return _finish_page(game, [], 200)
+            return _finish_page(game, viewer, list(problems), 422)
+        return _back_to_sheet(game, viewer)
+    return _finish_page(game, viewer, [], 200)
 
 
-def _finish_page(game: Game, problems: list[str], status: int) -> Response:
+def _finish_page(game: Game, viewer: Viewer, problems: list[str], status: int) -> Response:
     """Render the who-ended-the-round form."""
-    table = _table(table_of(game))
+    table = _table(folded(game).table)
     if table.current is None:
         return redirect(url_for("games.sheet", token=game.token), code=303)
-    return page_or_fragment(
+    return game_page(
         "auruxxx/finish.html",
         "finish",
+        game,
+        viewer,
         status=status,
-        game=game,
         current=table.current,
         players=list(game.player_names),
         problems=problems,
-        new_key=new_key,
         golden12_choices=range(1, auruxxx.GOLDEN12_IN_DECK + 1),
     )
 
 
-def _back_to_sheet(game: Game) -> Response:
+def _back_to_sheet(game: Game, viewer: Viewer) -> Response:
     """Go back to the sheet after a form on its own page."""
-    return go_to(url_for("games.sheet", token=game.token))
+    return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
 
 
 # --- The hand keypad ----------------------------------------------------------------------
@@ -405,16 +375,16 @@ def hand(token: str, seat: int) -> Response:
     hand meanwhile, saving asks whether to keep theirs or replace it. Cards tapped but not
     saved are kept on this phone, so a reload loses none.
     """
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
-    history = history_of(game)
-    table = _table(table_of(game))
+    now = folded(game)
+    table = _table(now.table)
     if table.current is None or table.current.finisher is None or player == table.current.finisher:
         return redirect(url_for("games.sheet", token=game.token), code=303)
     draft = draft_key(game, seat, table.current.index)
-    latest = newest(history)
+    latest = now.version
     tokens: list[str] = []
     typed = ""
     problems: list[str] = []
@@ -444,7 +414,7 @@ def hand(token: str, seat: int) -> Response:
             problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
         elif action == "discard":
             drop_draft(draft)
-            return _back_to_sheet(game)
+            return _back_to_sheet(game, viewer)
         elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
             tokens.append(action[4:])
         elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
@@ -466,25 +436,26 @@ def hand(token: str, seat: int) -> Response:
                 )
             if status == 200 and not problems:
                 drop_draft(draft)
-                return _back_to_sheet(game)
+                return _back_to_sheet(game, viewer)
         keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
     current = table.current
     theirs: str | None = None
     if status == 409:
-        history = history_of(game)
-        table = _table(table_of(game))
+        now = folded(game)
+        table = _table(now.table)
         saved = hand_in(table, player, _round())
         theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if saved is not None else "–"
-        seen = newest(history)
+        seen = now.version
         keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
     cards = cards_from_tokens(tokens)
     total = whole(auruxxx.hand_points(cards, table.game.house_rules))
     counted = request.form.get("action") == "save-points" or (not tokens and typed)
-    return page_or_fragment(
+    return game_page(
         "auruxxx/hand.html",
         "keypad",
+        game,
+        viewer,
         status=status if status == 409 else (422 if problems else 200),
-        game=game,
         player=player,
         seat=seat,
         current=current,
@@ -498,7 +469,6 @@ def hand(token: str, seat: int) -> Response:
         total=total,
         keypad=KEYPAD_CARDS,
         problems=problems,
-        new_key=new_key,
     )
 
 
@@ -571,49 +541,30 @@ def _read_round_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, R
     return written, shown, []
 
 
-def _correct_page(
-    game: Game,
-    table: Table[Any],
-    index: int,
-    values: RoundForm,
-    seen: int,
-    problems: list[str],
-    status: int,
-    stands_now: RoundForm | None,
-) -> Response:
-    """Render the correction form, filled in with the round as it stands (or as submitted, beside ``stands_now``)."""
-    return page_or_fragment(
-        "auruxxx/correct.html",
-        "correct",
-        status=status,
-        game=game,
-        number=index + 1,
-        players=list(game.player_names),
-        values=values,
-        stands_now=stands_now,
-        seen=seen,
-        problems=problems,
-        new_key=new_key,
-        nobody_allowed=auruxxx.figure_holder(_table(table).game.rounds[:index]) is None,
-        golden12_choices=range(1, auruxxx.GOLDEN12_IN_DECK + 1),
-        pass_choices=range(0, auruxxx.MAX_PASSES + 1),
-    )
+def _round_offers(table: Table[Any], index: int) -> dict[str, object]:
+    """Return what the round-correction form offers: whether nobody may hold the figure, the Golden 12 and the crosses."""
+    return {
+        "nobody_allowed": auruxxx.figure_holder(_table(table).game.rounds[:index]) is None,
+        "golden12_choices": range(1, auruxxx.GOLDEN12_IN_DECK + 1),
+        "pass_choices": range(0, auruxxx.MAX_PASSES + 1),
+    }
 
 
 ROUND_CORRECTION = Correction(
     event="correct_round",
     position="round",
+    template="auruxxx/correct.html",
     changed_meanwhile=lambda: gettext(
         "Someone else changed this round meanwhile. What you entered is still in the form; "
         "compare it with how the round stands now and save again."
     ),
     stored=_stored_round,
     read_form=_read_round_form,
-    page=_correct_page,
+    offers=_round_offers,
 )
 
 
 @bp.route("/g/<token>/rounds/<int:number>/correct", methods=["GET", "POST"])
 def correct(token: str, number: int) -> Response:
     """Correct a finished round as a whole; everything after it is recomputed."""
-    return corrections.correct(game_or_404(token, kind=KIND), number, ROUND_CORRECTION)
+    return corrections.correct(*open_to_edit(token, kind=KIND), number, ROUND_CORRECTION)

@@ -14,7 +14,7 @@ from faq.search import Index
 from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
-from views.render import page_or_fragment
+from views.render import page_or_fragment, wants_fragment
 from views.addresses import game_behind
 
 bp = Blueprint("faq", __name__)
@@ -134,7 +134,7 @@ def search() -> BaseResponse:
         response.vary.add("Accept")
         return response
     page = page_or_fragment(
-        "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
+        "faq/game.html", "results", wants_fragment(), game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
         back=back_to_sheet(game),
     )
     page.vary.add("Accept")

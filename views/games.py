@@ -16,20 +16,19 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
 from infra.extensions import csrf
-from models import CardTable, Game, Player, StaleError, db, table_of
+from models import CardTable, Game, Player, StaleError, db, folded
 from models.event import add_first_events, append_event
 from rules import record
 from rules.games import JSON, find_game
 from rules.history import UNDO, Change, TableEvent, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
-from views.addresses import game_for_reading, game_or_404, shown_on_tv
-from views.changes import describe_history, rematch_of
+from views.addresses import open_to_edit, open_to_read
 from views.forms import is_whole
 from views.limits import creating, importing
-from views.render import go_to
+from views.render import game_context, go_to, wants_fragment
 from views.scoreboard import csv_export as csv_export_text
-from views.sheets import SHEETS, SheetView, sheet_of
-from views.taps import record_tap, say
+from views.sheets import SHEETS, SheetView, describe_history, render, scoreboard, sheet_of
+from views.taps import after_tap, record_tap, say
 
 bp = Blueprint("games", __name__)
 
@@ -172,7 +171,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
         return _new_game_page(form, 422)
     game = create_game(setup, first_dealer=form.first_dealer())
     remember_names(setup["players"])
-    return go_to(url_for("games.sheet", token=game.token))
+    return go_to(url_for("games.sheet", token=game.token), wants_fragment())
 
 
 @bp.get("/g/<token>")
@@ -181,11 +180,10 @@ def sheet(token: str) -> BaseResponse:
 
     A table's TV moves on by itself once a rematch runs: it opens the table's current game.
     """
-    game = game_for_reading(token)
-    tv = shown_on_tv(game)
-    if tv is not None and rematch_of(game) is not None:
-        return go_to(url_for("join.tv", token=tv.token))
-    return sheet_of(game.kind).render(game)
+    game, viewer = open_to_read(token)
+    if viewer.tv is not None and game.rematch is not None:
+        return go_to(url_for("join.tv", token=viewer.tv), viewer.fragment)
+    return render(game, viewer)
 
 
 @bp.get("/g/<token>/record.json")
@@ -194,16 +192,16 @@ def export(token: str) -> BaseResponse:
 
     Served as ``application/json`` with ``nosniff``, a name like ``<script>`` in it stays text.
     """
-    game = game_for_reading(token)
-    body = record.dumps(record.scored(table_of(game).game))
+    game, _ = open_to_read(token)
+    body = record.dumps(record.scored(folded(game).table.game))
     return Response(body, mimetype="application/json")
 
 
 @bp.get("/g/<token>/points.csv")
 def csv_export(token: str) -> BaseResponse:
     """Return the pad for a spreadsheet: a row per round or day, a column per player."""
-    game = game_for_reading(token)
-    board = sheet_of(game.kind).scoreboard(game)
+    game, _ = open_to_read(token)
+    board = scoreboard(game)
     response = Response(csv_export_text(board).encode("utf-8-sig"), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.csv"'
     response.vary.add("Accept-Language")
@@ -219,25 +217,25 @@ def undo(token: str) -> BaseResponse:
     meanwhile, undoing the named one would skip it (409), and undoing "whatever is last
     now" would take back a change nobody at this phone saw.
     """
-    game = game_or_404(token)
-    views = sheet_of(game.kind)
+    game, viewer = open_to_edit(token)
     target = request.form.get("event", "")
     if not is_whole(target):
-        return views.after_tap(game, [gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")])
+        unnamed = gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")
+        return render(game, viewer, problems=[unnamed], status=422)
 
     def still_last(events: Sequence[TableEvent]) -> None:
         if superseded(events, int(target)):
             raise StaleError(f"change {target} is no longer the last one")
 
     try:
-        problems = record_tap(game, UNDO, {"event": int(target)}, precondition=still_last)
+        tapped = record_tap(game, UNDO, {"event": int(target)}, precondition=still_last)
     except StaleError:
         stale = gettext(
             "Someone else changed the game meanwhile, so that was no longer the last change. "
             "Nothing was undone; this is the sheet now."
         )
-        return views.render(game, problems=[stale], status=409)
-    return views.after_tap(game, problems)
+        return render(game, viewer, problems=[stale], status=409)
+    return after_tap(game, viewer, tapped)
 
 
 @bp.post("/g/<token>/rematch")
@@ -250,25 +248,25 @@ def rematch(token: str) -> BaseResponse:
     The old game's history notes the rematch, so every phone still on it hears of it live;
     its fixed key makes that note once however many phones tap.
     """
-    game = game_or_404(token)
-    successor = rematch_of(game)
+    game, viewer = open_to_edit(token)
+    successor = game.rematch
     if successor is None:
         try:
             successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
         except IntegrityError:
             db.session.rollback()
-            successor = rematch_of(game)
+            successor = game.rematch
             if successor is None:
                 raise
     append_event(game, "rematch", {}, idempotency_key="rematch")
-    return go_to(url_for("games.sheet", token=successor.token))
+    return go_to(url_for("games.sheet", token=successor.token), viewer.fragment)
 
 
 @bp.get("/g/<token>/history")
 def history(token: str) -> str:
     """List every change made to the game, undone ones struck through."""
-    game = game_for_reading(token)
-    return render_template("games/history.html", game=game, entries=describe_history(game))
+    game, viewer = open_to_read(token)
+    return render_template("games/history.html", **game_context(game, viewer), entries=describe_history(game))
 
 
 @bp.route("/import", methods=["GET", "POST"])

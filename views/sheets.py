@@ -1,24 +1,31 @@
-"""The score sheets of the games: one view module per game, behind one small protocol.
+"""The score sheets of the games: one view module per game behind one small protocol, and what every sheet does the same way.
 
 A game's view module (``views/auruxxx_sheet.py``, ``views/twelve_days_sheet.py``) holds its
-routes and satisfies ``SheetView`` with its module-level names; its templates live in one
-folder. ``views/__init__.py`` registers the games Tischblock ships; the shared pages (new
-game, the sheet's address, undo, rematch, history, import, the front page) find a game's
-views here by its kind and never ask which game it is.
+routes and satisfies ``SheetView`` with its module-level names: above all its view model
+(``lay_out``), whatever its template folder's ``sheet.html`` shows. ``views/__init__.py``
+registers the games Tischblock ships; the shared pages (new game, the sheet's address, undo,
+rematch, history, import, the front page) find a game's views here by its kind and never ask
+which game it is. Rendering a sheet, its scoreboard and its changes in words are written
+once, here, for every game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from flask import Blueprint
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import Game
+from models import Folded, Game, folded
+from rules.games import JSON, Table
+from rules.history import IMPORT, REMATCH, UNDO, TableEvent, last_change
+from views.render import game_context, page_or_fragment, rendered, sheet_context
 from views.scoreboard import Scoreboard
-from rules.games import JSON
+from views.viewers import Viewer
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,15 @@ class Option:
     default: str
 
 
+class Layout(Protocol):
+    """A game's view model: whatever its sheet template shows, with its points for the chart, the CSV and the share text."""
+
+    @property
+    def board(self) -> Scoreboard:
+        """Return the game's points in the shape every game shares."""
+        ...
+
+
 class SheetView(Protocol):
     """What the shared pages need from one game's view module."""
 
@@ -56,7 +72,7 @@ class SheetView(Protocol):
 
     @property
     def FOLDER(self) -> str:
-        """Return the game's template folder: ``new.html`` (extending ``games/new.html``) and ``card.html`` for the front page."""
+        """Return the game's template folder: ``sheet.html`` (block ``sheet``), ``new.html`` (extending ``games/new.html``) and ``card.html``."""
         ...
 
     @property
@@ -73,12 +89,8 @@ class SheetView(Protocol):
         """Return the options part of a setup (house rules, variant) from the form's chosen settings."""
         ...
 
-    def render(self, game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
-        """Return the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
-        ...
-
-    def after_tap(self, game: Game, problems: Sequence[str]) -> Response:
-        """Answer a tap on the sheet: the refusal, the fresh sheet for htmx, or back to the page."""
+    def lay_out(self, game: Game, table: Table[Any]) -> Layout:
+        """Return the game's view model: what its sheet shows of what the history adds up to."""
         ...
 
     def rematch(self, game: Game) -> int:
@@ -87,10 +99,6 @@ class SheetView(Protocol):
 
     def describe_event(self, kind: str, payload: Mapping[str, JSON]) -> str:
         """Return one of the game's own changes in words, for the history and the undo button."""
-        ...
-
-    def scoreboard(self, game: Game) -> Scoreboard:
-        """Return the game's points in the shape the chart, the CSV and the share text read."""
         ...
 
 
@@ -109,3 +117,106 @@ def register(sheet: SheetView) -> None:
 def sheet_of(kind: str) -> SheetView:
     """Return the views of a kind of game (a stored game's kind always has them)."""
     return SHEETS[kind]
+
+
+# --- Every sheet ---------------------------------------------------------------------------------
+
+
+def _sheet(
+    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str
+) -> tuple[str, dict[str, Any]]:
+    """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
+
+    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open.
+    """
+    views = sheet_of(game.kind)
+    now = state or folded(game)
+    layout = views.lay_out(game, now.table)
+    context = {
+        **game_context(game, viewer),
+        **sheet_context(game, viewer, layout.board, problems),
+        "sheet": layout,
+        "version": now.version,
+        "undo": undo_offer(game, now.history),
+        "players": list(game.player_names),
+        "refused_at": refused_at,
+    }
+    return f"{views.FOLDER}/sheet.html", context
+
+
+def render(
+    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = ""
+) -> Response:
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
+    template, context = _sheet(game, viewer, state, problems, refused_at)
+    return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
+
+
+def live_part(game: Game, viewer: Viewer, state: Folded) -> str:
+    """Return the ``#sheet`` fragment as ``viewer`` sees it at ``state``: what a live stream pushes."""
+    template, context = _sheet(game, viewer, state, (), "")
+    return rendered(template, "sheet", True, **context)
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """Return the game's points in the shape the chart, the CSV and the share text read."""
+    return sheet_of(game.kind).lay_out(game, folded(game).table).board
+
+
+# --- Changes in words ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One change on the history page."""
+
+    seq: int
+    when: datetime
+    text: str
+    undone: bool
+    """Whether a later undo took it back."""
+    undo: bool
+    """Whether it is itself an undo."""
+
+
+@dataclass(frozen=True)
+class UndoOffer:
+    """The change the undo button takes back, in words."""
+
+    seq: int
+    text: str
+
+
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
+    """Return one change of a game in words: an import, undo or rematch here, the game's own changes by its views."""
+    if kind == IMPORT:
+        return str(gettext("Game imported from a record"))
+    if kind == UNDO:
+        return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
+    if kind == REMATCH:
+        return str(gettext("Rematch started"))
+    return sheet_of(game.kind).describe_event(kind, payload)
+
+
+def describe_history(game: Game) -> list[HistoryEntry]:
+    """Return the game's events in words, newest first, marking those an undo took back."""
+    undone = {event.payload.get("event") for event in game.events if event.kind == UNDO}
+    entries = [
+        HistoryEntry(
+            seq=event.seq,
+            when=event.created_at,
+            text=describe_event(game, event.kind, event.payload),
+            undone=event.seq in undone,
+            undo=event.kind == UNDO,
+        )
+        for event in game.events
+    ]
+    return list(reversed(entries))
+
+
+def undo_offer(game: Game, history: Sequence[TableEvent]) -> UndoOffer | None:
+    """Return what the undo button would take back, or None when there is nothing."""
+    change = last_change(history)
+    if change is None:
+        return None
+    return UndoOffer(seq=change.seq, text=describe_event(game, change.kind, change.payload))

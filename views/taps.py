@@ -1,20 +1,26 @@
-"""Recording a tap: it counts once (idempotency keys), says which phone made it (the device cookie), and a refusal speaks the reader's language."""
+"""Recording a tap and answering it: it counts once (idempotency keys), says which phone made it (the device cookie),
+a refusal speaks the reader's language, and the answer is the sheet the tap left."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, g, request, session
+from flask import Blueprint, Response, redirect, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 from flask_babel import gettext
 
-from models import Game, KeyReusedError, StaleError, append_event
+from models import Folded, Game, KeyReusedError, StaleError, append_event, folded
 from rules.games import Table
 from rules.history import TableEvent, part_changed_since
-from views.forms import is_whole
 from rules.problems import Illegal, Problem
+from views.forms import is_whole
+from views.live import shared_sheet
+from views.sheets import render
+from views.viewers import Viewer
 
 bp = Blueprint("taps", __name__)
 
@@ -23,19 +29,11 @@ DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
 MAX_KEY_LENGTH = 64
 
 
-def new_key() -> str:
-    """Return a fresh idempotency key for a form about to be shown.
-
-    A sheet shared by every phone (pushed, or answering a tap) carries none: each phone fills in its own (static/js/app.js).
-    """
-    return "" if g.get("shared_page") else uuid.uuid4().hex
-
-
 def tap_key() -> str:
-    """Return the key the tapped form carried, so a resent tap is recognised and counted once."""
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once (a fresh one if it carried none)."""
     key = request.form.get("key", "")
     if not key or len(key) > MAX_KEY_LENGTH:
-        return new_key()
+        return uuid.uuid4().hex
     return key
 
 
@@ -60,6 +58,14 @@ def subject(place: str, players: Sequence[str]) -> str | None:
     return max(named, key=len) if named else None
 
 
+@dataclass(frozen=True)
+class Tapped:
+    """What a tap came to: the game as it stands after it, and why it was refused (nothing when it counts)."""
+
+    state: Folded
+    problems: tuple[str, ...] = ()
+
+
 def record_tap(
     game: Game,
     kind: str,
@@ -67,8 +73,8 @@ def record_tap(
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
     key: str | None = None,
-) -> list[str]:
-    """Append a tap to the game's history; return why it was refused, or nothing when it counts.
+) -> Tapped:
+    """Append a tap to the game's history; return the game as it then stands, and why the tap was refused, if it was.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
     field each. A form whose key already recorded a different change is refused too.
@@ -76,17 +82,29 @@ def record_tap(
     ``key`` replaces the form's own key, for a tap that records several changes.
     """
     try:
-        append_event(game, kind, payload, idempotency_key=key or tap_key(), device=device(), precondition=precondition)
+        return Tapped(append_event(game, kind, payload, idempotency_key=key or tap_key(), device=device(), precondition=precondition))
     except KeyReusedError:
-        return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
+        refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
         players = game.player_names
         refusals = []
         for problem in illegal.problems:
             who = subject(problem.place, players)
             refusals.append(f"{who}: {say(problem)}" if who else say(problem))
-        return refusals
-    return []
+    return Tapped(folded(game), tuple(refusals))
+
+
+def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "") -> BaseResponse:
+    """Answer a tap on a sheet: the refusal on this phone's sheet, the sheet every phone is pushed for htmx, else back to the page.
+
+    A plain form is redirected, so that reloading the page does not send the tap again.
+    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal.
+    """
+    if tapped.problems:
+        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at)
+    if viewer.fragment:
+        return shared_sheet(game, viewer, tapped.state)
+    return redirect(url_for("games.sheet", token=game.token), code=303)
 
 
 def keypad_seen() -> int | None:
@@ -112,10 +130,10 @@ def record_hand(
             raise StaleError(f"a hand changed after change {seen}")
 
     try:
-        problems = record_tap(game, "hand", payload, precondition=unchanged)
+        problems = record_tap(game, "hand", payload, precondition=unchanged).problems
     except StaleError:
         return [], 409
-    return problems, 422 if problems else 200
+    return list(problems), 422 if problems else 200
 
 
 KEYPAD_DRAFTS = 3

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from flask import Blueprint, abort, request, url_for
@@ -19,7 +18,7 @@ from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
-from models import Game, folded, history_of, table_of
+from models import Game, folded
 from rules import points, twelve_days
 from rules.games import JSON, Table
 from rules.twelve_days import Card, Variant
@@ -27,15 +26,14 @@ from rules.twelve_days.history import TwelveDaysTable, revealed_on
 from rules.twelve_days.history import final_hand as final_hand_of
 from rules.twelve_days.record import serialise_day
 from views import corrections
-from views.addresses import game_or_404
-from views.changes import UndoOffer, undo_offer
-from views.corrections import Correction, newest
+from views.addresses import open_to_edit
+from views.corrections import Correction
 from views.forms import is_whole
-from views.render import answer_tap, go_to, page_or_fragment, render_sheet
+from views.render import game_page, go_to
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import draft_key, draft_of, drop_draft, keep_draft, keypad_seen, new_key, record_hand, record_tap, tap_key
+from views.taps import Tapped, after_tap, draft_key, draft_of, drop_draft, keep_draft, keypad_seen, record_hand, record_tap, tap_key
 
 KIND = twelve_days.KIND
 FOLDER = "twelve_days"
@@ -56,8 +54,6 @@ OPTIONS = (
 """The variant, the one choice the new-game form asks for."""
 
 bp = Blueprint("twelve_days", __name__)
-
-TEMPLATE = "twelve_days/sheet.html"
 
 
 def card_label(card: Card | None) -> str:
@@ -124,20 +120,6 @@ def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
         "correct_day": _l("Day %(n)s corrected", n=number),
     }
     return str(texts.get(kind, kind))
-
-
-def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
-    """Return the sheet as a page, or only its interactive part for htmx."""
-    sheet = build_sheet(game)
-    return render_sheet(
-        TEMPLATE, game, sheet.board, problems=problems, status=status,
-        sheet=sheet, version=sheet.version, players=list(sheet.players),
-    )
-
-
-def after_tap(game: Game, problems: Sequence[str]) -> Response:
-    """Answer a tap on this game's sheet."""
-    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
 
 
 # --- The sheet ---------------------------------------------------------------------------------
@@ -219,9 +201,6 @@ class Sheet:
     hands_needed: bool
     hands_entered: Mapping[str, tuple[Card, ...]]
     bonus_explanations: Mapping[str, str]
-    undo: UndoOffer | None
-    version: int
-    """The number of the newest event: what the live stream compares against."""
     passes_to: tuple[tuple[str, str], ...]
     """Who passes a card to whom: everyone to the next player, the last to the first."""
     winners: tuple[str, ...]
@@ -281,13 +260,6 @@ def scoreboard_of(game: Game, result: twelve_days.Result) -> Scoreboard:
     )
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """Fold the game's history into its scoreboard."""
-    table = table_of(game)
-    assert isinstance(table, TwelveDaysTable)
-    return scoreboard_of(game, twelve_days.score_game(table.game))
-
-
 def _open_day(table: TwelveDaysTable) -> OpenDayView | None:
     """Return the day being played as the reveal buttons show it, or None after the last day."""
     current = table.current
@@ -309,9 +281,8 @@ def _open_day(table: TwelveDaysTable) -> OpenDayView | None:
     )
 
 
-def build_sheet(game: Game) -> Sheet:
-    """Fold the history and lay out everything the 12 Days sheet shows."""
-    history, folded_table = folded(game)
+def lay_out(game: Game, folded_table: Table[Any]) -> Sheet:
+    """Lay out everything the 12 Days sheet shows of what the history adds up to."""
     table = _table(folded_table)
     players = table.game.players
     result = twelve_days.score_game(table.game)
@@ -351,8 +322,6 @@ def build_sheet(game: Game) -> Sheet:
         hands_needed=table.current is None and table.game.hands is None,
         hands_entered=table.hands,
         bonus_explanations={p: explain_bonus(p, result.majorities) for p in players},
-        undo=undo_offer(game, history),
-        version=newest(history),
         passes_to=tuple((players[i], players[(i + 1) % len(players)]) for i in range(len(players))),
         winners=result.winners if result.complete else (),
         board=scoreboard_of(game, result),
@@ -392,44 +361,45 @@ def _variant(game: Game) -> Variant:
 @bp.post("/g/<token>/card")
 def reveal_card(token: str) -> Response:
     """Record the card a player revealed today; the day resolves when the last card is in."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     payload = {"day": _day(_variant(game).days), "player": _player(game), "card": parse_card(request.form.get("card", ""))}
-    return after_tap(game, record_tap(game, "card", payload))
+    return after_tap(game, viewer, record_tap(game, "card", payload))
 
 
 @bp.post("/g/<token>/gift")
 def give_day(token: str) -> Response:
     """Record whom a Claus winner gives the day card(s) to."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     payload = {"day": _day(_variant(game).days), "player": _player(game)}
-    return after_tap(game, record_tap(game, "gift", payload))
+    return after_tap(game, viewer, record_tap(game, "gift", payload))
 
 
 @bp.post("/g/<token>/clear-day")
 def clear_day(token: str) -> Response:
     """Quick mode after cards were revealed: take today's cards back in one tap, each as an undo in the history."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     index = _day(_variant(game).days)
-    history = history_of(game)
-    table = _table(table_of(game))
+    now = folded(game)
+    table = _table(now.table)
     if table.current is None or table.current.index != index:
-        return after_tap(game, [gettext("Only the cards of the day being played can be cleared.")])
+        refused = Tapped(now, (gettext("Only the cards of the day being played can be cleared."),))
+        return after_tap(game, viewer, refused, refused_at="quick")
     base = tap_key()[:50]
-    problems: list[str] = []
-    for seq in reversed(revealed_on(history, index)):
-        problems = record_tap(game, "undo", {"event": seq}, key=f"{base}:{seq}")
-        if problems:
+    tapped = Tapped(now)
+    for seq in reversed(revealed_on(now.history, index)):
+        tapped = record_tap(game, "undo", {"event": seq}, key=f"{base}:{seq}")
+        if tapped.problems:
             break
-    return after_tap(game, problems)
+    return after_tap(game, viewer, tapped, refused_at="quick")
 
 
 @bp.post("/g/<token>/taken")
 def take_day(token: str) -> Response:
     """Quick mode: record only who took the day card(s), or that nobody did."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     taker = request.form.get("player", "")
     payload = {"day": _day(_variant(game).days), "player": _player(game) if taker else None}
-    return after_tap(game, record_tap(game, "taken", payload))
+    return after_tap(game, viewer, record_tap(game, "taken", payload))
 
 
 @bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
@@ -439,13 +409,13 @@ def final_hand(token: str, seat: int) -> Response:
     As on the AURUXXX keypad: a hand another phone saved meanwhile makes saving a choice,
     and counts not saved yet survive a reload on this phone.
     """
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     if not 0 <= seat < len(game.players):
         abort(404)
     player = game.player_names[seat]
     variant = _variant(game)
-    history = history_of(game)
-    table = _table(table_of(game))
+    now = folded(game)
+    table = _table(now.table)
     draft = draft_key(game, seat)
     counts: Counter[str] = Counter()
     problems: list[str] = []
@@ -453,7 +423,7 @@ def final_hand(token: str, seat: int) -> Response:
     restored = False
     if request.method == "GET":
         kept = draft_of(draft)
-        seen: int | None = newest(history)
+        seen: int | None = now.version
         if kept is not None:
             counts = Counter({token: int(count) for token, count in kept.get("counts", {}).items() if isinstance(count, int)})
             seen = kept.get("seen") if isinstance(kept.get("seen"), int) else seen
@@ -469,7 +439,7 @@ def final_hand(token: str, seat: int) -> Response:
         verb, _, target = action.partition(":")
         if action == "discard":
             drop_draft(draft)
-            return go_to(url_for("games.sheet", token=game.token))
+            return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
         if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
             counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
         elif action == "save":
@@ -479,21 +449,21 @@ def final_hand(token: str, seat: int) -> Response:
             )
             if status == 200:
                 drop_draft(draft)
-                return go_to(url_for("games.sheet", token=game.token))
+                return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
         if status == 409:
-            history = history_of(game)
-            seen = newest(history)
+            seen = folded(game).version
         keep_draft(draft, {"counts": {token: count for token, count in counts.items() if count}, "seen": seen})
     theirs = None
     if status == 409:
-        now = _table(table_of(game))
-        theirs = " ".join(card_label(card) for card in sorted(now.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
+        stands = _table(folded(game).table)
+        theirs = " ".join(card_label(card) for card in sorted(stands.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
     held = sum(counts.values())
-    return page_or_fragment(
+    return game_page(
         "twelve_days/hand.html",
         "hand",
+        game,
+        viewer,
         status=status if status == 409 else (422 if problems else 200),
-        game=game,
         player=player,
         seat=seat,
         rows=[
@@ -506,7 +476,6 @@ def final_hand(token: str, seat: int) -> Response:
         theirs=theirs,
         restored=restored,
         problems=problems,
-        new_key=new_key,
         count_text=ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),
     )
 
@@ -555,49 +524,27 @@ def _read_day_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, Day
     return corrected, _day_form(corrected), []
 
 
-def _correct_day_page(
-    game: Game,
-    table: Table[Any],
-    index: int,
-    values: DayForm,
-    seen: int,
-    problems: list[str],
-    status: int,
-    stands_now: DayForm | None,
-) -> Response:
-    """Render the day-correction form filled in with ``values`` (the stored day, or what was refused, beside ``stands_now``)."""
+def _day_offers(table: Table[Any], index: int) -> dict[str, object]:
+    """Return what the day-correction form offers: the variant's cards, and how each is shown."""
     cards = [CardOption(token=card_token(c), label=card_label(c)) for c in _table(table).game.variant.cards]
-    return page_or_fragment(
-        "twelve_days/correct.html",
-        "correct",
-        status=status,
-        seen=seen,
-        game=game,
-        number=index + 1,
-        players=list(game.player_names),
-        values=values,
-        stands_now=stands_now,
-        cards=cards,
-        labels={card.token: card.label for card in cards},
-        problems=problems,
-        new_key=new_key,
-    )
+    return {"cards": cards, "labels": {card.token: card.label for card in cards}}
 
 
 DAY_CORRECTION = Correction(
     event="correct_day",
     position="day",
+    template="twelve_days/correct.html",
     changed_meanwhile=lambda: gettext(
         "Someone else changed this day meanwhile. What you entered is still in the form; "
         "compare it with how the day stands now and save again."
     ),
     stored=_stored_day,
     read_form=_read_day_form,
-    page=_correct_day_page,
+    offers=_day_offers,
 )
 
 
 @bp.route("/g/<token>/days/<int:number>/correct", methods=["GET", "POST"])
 def correct_day(token: str, number: int) -> Response:
     """Correct a finished day; the pot and everything after it are worked out again."""
-    return corrections.correct(game_or_404(token, kind=KIND), number, DAY_CORRECTION)
+    return corrections.correct(*open_to_edit(token, kind=KIND), number, DAY_CORRECTION)

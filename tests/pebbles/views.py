@@ -6,25 +6,22 @@ module-level names of ``views.sheets.SheetView``; its templates are in ``templat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, abort, request
 from werkzeug.wrappers import Response
 
-from models import Game, history_of
+from models import Game
 from rules import points
-from rules.games import JSON
-from rules.history import fold
+from rules.games import JSON, Table
 from tests.pebbles import rules
-from views.addresses import game_or_404
-from views.changes import undo_offer
-from views.corrections import newest
+from views.addresses import open_to_edit
 from views.forms import is_whole
-from views.render import answer_tap, render_sheet
 from views.scoreboard import Row, Scoreboard
 from views.sheets import Option
-from views.taps import record_tap
+from views.taps import after_tap, record_tap
 
 KIND = rules.KIND
 FOLDER = "pebbles"
@@ -49,44 +46,37 @@ def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     return f"Round {int(payload.get('round') or 0) + 1}: a pebble for {payload.get('player')}"
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """Return the pebbles as points: one per round won."""
-    table = fold(game.setup, history_of(game))
+@dataclass(frozen=True, kw_only=True)
+class Sheet:
+    """What the Pebbles sheet shows: everyone's pebbles, the round being played, and the points as a scoreboard."""
+
+    pebbles: Mapping[str, int]
+    round_index: int | None
+    """The round being played, or None once the game is over."""
+    board: Scoreboard
+
+
+def lay_out(game: Game, table: Table[Any]) -> Sheet:
+    """Return the pebbles so far, the open round, and the pebbles as points: one per round won."""
     assert isinstance(table, rules.PebblesTable)
     played = table.game
     totals = {player: points.whole(count) for player, count in rules.pebbles(played).items()}
     best = max(totals.values())
-    return Scoreboard(
+    board = Scoreboard(
         kind=KIND, stage="Round", caption="Pebbles after each round", players=game.player_names,
         rows=tuple(Row(str(number), {winner: points.whole(1)}) for number, winner in enumerate(played.winners, start=1)),
         totals=totals, winners=tuple(p for p in game.player_names if totals[p] == best) if len(played.winners) >= rules.ROUNDS else (),
         fewest_win=False,
     )
-
-
-def render(game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
-    """Return the sheet: the pebbles so far and a button per player while a round is open."""
-    history = history_of(game)
-    table = fold(game.setup, history)
-    assert isinstance(table, rules.PebblesTable)
-    played = table.game
-    return render_sheet(
-        "pebbles/sheet.html", game, scoreboard(game), problems=problems, status=status, version=newest(history),
-        players=list(game.player_names), pebbles=rules.pebbles(played), undo=undo_offer(game, history),
-        round_index=len(played.winners) if len(played.winners) < rules.ROUNDS else None,
-    )
-
-
-def after_tap(game: Game, problems: Sequence[str]) -> Response:
-    """Answer a tap on the sheet."""
-    return answer_tap(problems, partial(render, game), url_for("games.sheet", token=game.token))
+    over = len(played.winners) >= rules.ROUNDS
+    return Sheet(pebbles=rules.pebbles(played), round_index=None if over else len(played.winners), board=board)
 
 
 @bp.post("/g/<token>/pebble")
 def take(token: str) -> Response:
     """Give the round's pebble to a player."""
-    game = game_or_404(token, kind=KIND)
+    game, viewer = open_to_edit(token, kind=KIND)
     player, round_index = request.form.get("player", ""), request.form.get("round", "")
     if player not in game.player_names or not is_whole(round_index):
         abort(400)
-    return after_tap(game, record_tap(game, "win", {"round": int(round_index), "player": player}))
+    return after_tap(game, viewer, record_tap(game, "win", {"round": int(round_index), "player": player}))

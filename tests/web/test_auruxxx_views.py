@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from models import Event, Game, db, table_of
+from models import Event, Game, db, folded
 from rules import record
 from rules.auruxxx.history import AuruxxxTable
 
@@ -75,9 +75,9 @@ def table(app: Flask, token: str) -> AuruxxxTable:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        folded = table_of(game)
-    assert isinstance(folded, AuruxxxTable)
-    return folded
+        found = folded(game).table
+    assert isinstance(found, AuruxxxTable)
+    return found
 
 
 def problems(response: TestResponse) -> list[str]:

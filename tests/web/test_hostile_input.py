@@ -36,7 +36,7 @@ from werkzeug.test import TestResponse
 
 from app import create_app
 from infra.config import TestConfig
-from models import Game, db, table_of
+from models import Game, db, folded
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 from tests.web.states import PLAYERS, STATES, Tokens, clone, counts, start, tokens
 
@@ -422,7 +422,7 @@ def assert_folds(app: Flask, *, since_id: int, game_id: int) -> None:
     with app.app_context():
         games = db.session.scalars(select(Game).where((Game.id > since_id) | (Game.id == game_id))).all()
         for game in games:
-            table_of(game)
+            folded(game).table
 
 
 def newest_game_id(app: Flask) -> int:

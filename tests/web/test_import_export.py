@@ -15,7 +15,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from models import Event, Game, Player, db, table_of
+from models import Event, Game, Player, db, folded
 from rules import history, record
 from rules.games import Table
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
@@ -49,7 +49,7 @@ def scored_game(app: Flask, token: str) -> dict[str, Any]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return record.scored(table_of(game).game)
+        return record.scored(folded(game).table.game)
 
 
 def cli_score(runner: FlaskCliRunner, text: str) -> Any:
@@ -412,7 +412,7 @@ def stored_table(app: Flask, token: str) -> Table[Any]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return table_of(game)
+        return folded(game).table
 
 
 def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:

@@ -25,8 +25,9 @@ from app import create_app
 from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
-from models import Event, db
+from models import Event, Folded, Game, db
 from tests.web.states import STATES, start, tap, tokens
+from views.viewers import Viewer
 
 WAIT = 10.0
 """How long a test waits for a stream to be woken; it returns as soon as it is."""
@@ -129,9 +130,9 @@ def test_each_change_is_rendered_once_per_language(live_app: Flask, client: Flas
     renders: list[tuple[str, str]] = []
     render = views.live.live_sheet
 
-    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
-        renders.append((address, language))
-        return render(app, address, language)
+    def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        renders.append((viewer.address, viewer.language))
+        return render(game, viewer, state)
 
     monkeypatch.setattr(views.live, "live_sheet", counted)
     phones = ["de"] * 5 + ["en"] * 2
@@ -304,7 +305,7 @@ def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
     token = crossed_twice(client)
 
-    def broken(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+    def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
     monkeypatch.setattr(views.live, "live_sheet", broken)
@@ -337,9 +338,9 @@ def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient,
     renders: list[str] = []
     render = views.live.live_sheet
 
-    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
-        renders.append(language)
-        return render(app, address, language)
+    def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        renders.append(viewer.language)
+        return render(game, viewer, state)
 
     monkeypatch.setattr(views.live, "live_sheet", counted)
     answer = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from models import Event, Game, db, table_of
+from models import Event, Game, db, folded
 from rules import record
 from rules.twelve_days.history import TwelveDaysTable
 
@@ -49,7 +49,7 @@ def stored(app: Flask, token: str) -> TwelveDaysTable:
     """Return what the game's history adds up to."""
     with app.app_context():
         game = db.session.scalars(db.select(Game).where(Game.token == token)).one()
-        table = table_of(game)
+        table = folded(game).table
         assert isinstance(table, TwelveDaysTable)
         return table
 
