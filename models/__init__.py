@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, appended, folded, history_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of
 from models.game import CardTable, Game, Player
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "Player",
     "StaleError",
     "append_event",
+    "append_events",
     "appended",
     "folded",
     "history_of",

@@ -228,15 +228,31 @@ def append_event(
 ) -> Folded:
     """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
 
-    The tap is checked against the history it follows and stored with the next number;
-    if another phone stored that number first, the unique (game, number) constraint
-    refuses the insert and the tap is checked again against the longer history, so two
-    taps never both pass a check that only one of them may pass. PostgreSQL also locks
-    the game's row first, so there taps of one game queue instead of clashing. A key already recorded
-    for this game stores nothing, so a retried tap counts once.
-    Raises ``Illegal`` with the rules' problems when the tap is not allowed.
-    ``precondition`` sees the history the tap would follow, inside the same guarded step as the
-    rules' check, and raises (``StaleError``) to refuse it: a check made by the caller before the
+    See ``append_events``, which this is for a single change.
+    """
+    return append_events(game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition)
+
+
+def append_events(
+    game: Game,
+    changes: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    idempotency_keys: Sequence[str],
+    device: str | None = None,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+) -> Folded:
+    """Record taps at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
+
+    The taps are checked against the history they follow and stored with the next numbers,
+    all of them or none; if another phone stored one of those numbers first, the unique
+    (game, number) constraint refuses the insert and the taps are checked again against the
+    longer history, so two taps never both pass a check that only one of them may pass.
+    PostgreSQL also locks the game's row first, so there taps of one game queue instead of
+    clashing. Each change has its own idempotency key; a first key already recorded for this
+    game stores nothing, so a retried tap counts once.
+    Raises ``Illegal`` with the rules' problems when a tap is not allowed.
+    ``precondition`` sees the history the taps would follow, inside the same guarded step as the
+    rules' check, and raises (``StaleError``) to refuse them: a check made by the caller before the
     call could pass for two taps at once.
     Raises ``KeyReusedError`` when the key already recorded a different change of this game.
     """
@@ -247,20 +263,22 @@ def append_event(
     for attempt in range(APPEND_ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
-        if _find(game_id, idempotency_key, kind, payload) is not None:
+        if _find(game_id, idempotency_keys[0], *changes[0]) is not None:
             return folded(game)
         db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         events = history_of(game)
-        seq = events[-1].seq + 1 if events else 1
+        after = events[-1].seq if events else 0
+        new = [TableEvent(after + number, kind, dict(payload)) for number, (kind, payload) in enumerate(changes, start=1)]
         try:
             if precondition is not None:
                 precondition(events)
-            table = check(setup, events, TableEvent(seq, kind, dict(payload)))
+            table = check(setup, events, new)
         except (Illegal, StaleError):
             db.session.rollback()
             raise
-        db.session.add(
-            Event(game_id=game_id, seq=seq, kind=kind, payload=dict(payload), device=device, idempotency_key=idempotency_key)
+        db.session.add_all(
+            Event(game_id=game_id, seq=event.seq, kind=event.kind, payload=dict(event.payload), device=device, idempotency_key=tap)
+            for event, tap in zip(new, idempotency_keys, strict=True)
         )
         try:
             _announce(game_id)
@@ -269,9 +287,10 @@ def append_event(
             db.session.rollback()
             conflict = error
             continue
-        _TABLES.put((key, seq), table)
-        appended.send(db.session.get_bind(), game_id=game_id, version=seq)
-        return Folded((*events, TableEvent(seq, kind, dict(payload))), table)
+        version = new[-1].seq
+        _TABLES.put((key, version), table)
+        appended.send(db.session.get_bind(), game_id=game_id, version=version)
+        return Folded((*events, *new), table)
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"
     ) from conflict

@@ -155,9 +155,9 @@ def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:
     return rules_of(base).fold(start, counted)
 
 
-def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent) -> Table[Any]:
-    """Return the game with a new event added, or raise Illegal: the test every tap passes."""
-    return fold(setup, [*events, new])
+def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: Sequence[TableEvent]) -> Table[Any]:
+    """Return the game with new events added, or raise Illegal: the test every tap passes."""
+    return fold(setup, [*events, *new])
 
 
 def import_changes(game: object) -> list[Change]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from models import Game, folded
 from rules import auruxxx, points
-from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in
+from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in, may_enter_hand
 from rules.auruxxx.record import serialise_hand
 from rules.games import JSON, Table
 from rules.problems import readable
@@ -31,40 +31,52 @@ from views.render import game_page, go_to
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import after_tap, draft_key, draft_of, drop_draft, keep_draft, keypad_seen, record_hand, record_tap
+from views.keypads import Keypad, enter_hand
+from views.taps import after_tap, record_tap
 from views.viewers import Viewer
 
 KIND = auruxxx.KIND
 FOLDER = "auruxxx"
 SEATS = auruxxx.MAX_PLAYERS
+HOUSE_RULES = auruxxx.HouseRules()
+"""The house rules a new game starts with, unless the table chooses others."""
+HALVING_WORDS = {
+    auruxxx.Halving.NET: _l("after the Golden-12 bonus"),
+    auruxxx.Halving.PENALTY: _l("before the Golden-12 bonus"),
+}
+ROUNDING_WORDS = {
+    auruxxx.Rounding.EXACT: _l("keep the half (8.5)"),
+    auruxxx.Rounding.FLOOR: _l("round down (8)"),
+    auruxxx.Rounding.CEIL: _l("round up (9)"),
+}
 OPTIONS = (
     Option(
         "golden12_in_hand",
         _l("Golden 12 left in hand"),
         _l("Points for a Golden 12 that a player other than the finisher still holds."),
-        (Choice("12", "12"), Choice("0", "0"), Choice("25", "25")),
-        "12",
+        tuple(Choice(str(points), str(points)) for points in auruxxx.GOLDEN12_IN_HAND_CHOICES),
+        str(HOUSE_RULES.golden12_in_hand),
     ),
     Option(
         "two_in_hand",
         _l('"2" card left in hand'),
         _l('Points for a "2" (draw two) card still in hand at the end of a round.'),
-        (Choice("2", "2"), Choice("25", "25")),
-        "2",
+        tuple(Choice(str(points), str(points)) for points in auruxxx.TWO_IN_HAND_CHOICES),
+        str(HOUSE_RULES.two_in_hand),
     ),
     Option(
         "halving",
         _l("Happy-Man halves"),
         _l("Only matters when the Happy-Man holder also ended the round with Golden 12."),
-        (Choice("net", _l("after the Golden-12 bonus")), Choice("penalty", _l("before the Golden-12 bonus"))),
-        "net",
+        tuple(Choice(halving.value, HALVING_WORDS[halving]) for halving in auruxxx.Halving),
+        HOUSE_RULES.halving.value,
     ),
     Option(
         "rounding",
         _l("Half points"),
         _l("What becomes of an odd score when it is halved, e.g. 17."),
-        (Choice("exact", _l("keep the half (8.5)")), Choice("floor", _l("round down (8)")), Choice("ceil", _l("round up (9)"))),
-        "exact",
+        tuple(Choice(rounding.value, ROUNDING_WORDS[rounding]) for rounding in auruxxx.Rounding),
+        HOUSE_RULES.rounding.value,
     ),
 )
 """The house rules the new-game form asks for."""
@@ -280,9 +292,9 @@ def _player(game: Game) -> str:
     return name
 
 
-def _round() -> int:
+def _round(form: Mapping[str, str]) -> int:
     """Return the round a form was filled in for (the rules refuse any but the current one)."""
-    value = request.form.get("round", "")
+    value = form.get("round", "")
     if not is_whole(value) or int(value) >= auruxxx.ROUNDS:
         abort(400, description=gettext("Unknown round."))
     return int(value)
@@ -293,7 +305,7 @@ def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
     game, viewer = open_to_edit(token, kind=KIND)
     player = _player(game)
-    return after_tap(game, viewer, record_tap(game, "pass", {"round": _round(), "player": player}))
+    return after_tap(game, viewer, record_tap(game, "pass", {"round": _round(request.form), "player": player}))
 
 
 @bp.post("/g/<token>/happy-man")
@@ -301,7 +313,7 @@ def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
     game, viewer = open_to_edit(token, kind=KIND)
     player = _player(game)
-    return after_tap(game, viewer, record_tap(game, "happy_man", {"round": _round(), "player": player}))
+    return after_tap(game, viewer, record_tap(game, "happy_man", {"round": _round(request.form), "player": player}))
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
@@ -313,7 +325,7 @@ def finish(token: str) -> Response:
         if not is_whole(golden12):
             return _finish_page(game, viewer, [gettext("Tap how many Golden 12 ended the round.")], 422)
         problems = record_tap(
-            game, "finish", {"round": _round(), "player": _player(game), "golden12": int(golden12)}
+            game, "finish", {"round": _round(request.form), "player": _player(game), "golden12": int(golden12)}
         ).problems
         if problems:
             return _finish_page(game, viewer, list(problems), 422)
@@ -347,137 +359,131 @@ def _back_to_sheet(game: Game, viewer: Viewer) -> Response:
 # --- The hand keypad ----------------------------------------------------------------------
 
 
-def cards_from_tokens(tokens: list[str]) -> auruxxx.Cards:
-    """Return the hand a list of keypad tokens describes; every token must be one of ``CARD_TOKENS``."""
-    counts = Counter(token for token in tokens if not token.startswith("n"))
-    return auruxxx.Cards(
-        numbers=tuple(int(token[1:]) for token in tokens if token.startswith("n")),
-        fifty=counts["fifty"],
-        action=counts["action"],
-        happy_man=counts["happy_man"],
-        two=counts["two"],
-        golden12=counts["golden12"],
-    )
+@dataclass(frozen=True)
+class TappedHand:
+    """What the hand keypad shows: the cards tapped so far (keypad tokens), or a total typed instead of them."""
+
+    tokens: tuple[str, ...] = ()
+    typed: str = ""
+
+    def pressed(self, action: str) -> TappedHand:
+        """Return the keypad after a key: add a card, or remove the one tapped at a position."""
+        verb, _, target = action.partition(":")
+        if verb == "add" and target in CARD_TOKENS and len(self.tokens) < MAX_HAND_CARDS:
+            return replace(self, tokens=(*self.tokens, target))
+        if verb == "remove" and is_whole(target) and int(target) < len(self.tokens):
+            return replace(self, tokens=self.tokens[: int(target)] + self.tokens[int(target) + 1 :])
+        return self
+
+    def draft(self) -> dict[str, JSON]:
+        """Return what a phone keeps of an unsaved keypad."""
+        return {"cards": " ".join(self.tokens), "points": self.typed}
+
+    def counted(self, action: str) -> bool:
+        """Return whether the typed total is what gets saved (its own button, or no card tapped)."""
+        return action == "save-points" or (not self.tokens and bool(self.typed))
+
+    def cards(self) -> auruxxx.Cards:
+        """Return the hand the tapped cards make."""
+        counts = Counter(token for token in self.tokens if not token.startswith("n"))
+        return auruxxx.Cards(
+            numbers=tuple(int(token[1:]) for token in self.tokens if token.startswith("n")),
+            fifty=counts["fifty"],
+            action=counts["action"],
+            happy_man=counts["happy_man"],
+            two=counts["two"],
+            golden12=counts["golden12"],
+        )
 
 
-def _tokens() -> tuple[list[str], list[str]]:
-    """Return the cards entered so far, as the keypad form carries them, and whatever in it is no keypad card."""
-    sent = request.form.get("cards", "").split()
-    known = [token for token in sent if token in CARD_TOKENS]
-    return known[:MAX_HAND_CARDS], [token for token in sent if token not in CARD_TOKENS]
+def _known(tokens: list[str]) -> tuple[str, ...]:
+    """Return the keypad cards among ``tokens``, at most as many as a hand can hold."""
+    return tuple(token for token in tokens if token in CARD_TOKENS)[:MAX_HAND_CARDS]
+
+
+def _stored_hand(table: AuruxxxTable, player: str) -> TappedHand:
+    """Return the keypad for a hand entered earlier in the round being played, so it can be changed."""
+    entered = table.current.hands.get(player) if table.current is not None else None
+    if isinstance(entered, auruxxx.Cards):
+        tokens = [f"n{number}" for number in entered.numbers]
+        for kind in ("fifty", "action", "happy_man", "two", "golden12"):
+            tokens += [kind] * getattr(entered, kind)
+        return TappedHand(tuple(tokens))
+    if isinstance(entered, auruxxx.CountedHand):
+        return TappedHand(typed=str(entered.points))
+    return TappedHand()
+
+
+def _kept_hand(draft: Mapping[str, Any], table: AuruxxxTable) -> TappedHand:
+    """Return the keypad as this phone kept it unsaved."""
+    return TappedHand(_known(str(draft.get("cards", "")).split()), str(draft.get("points", "")))
+
+
+def _posted_hand(form: Mapping[str, str], table: AuruxxxTable) -> tuple[TappedHand, list[str]]:
+    """Return the keypad as its form carries it, refusing whatever in it is no keypad card."""
+    sent = form.get("cards", "").split()
+    strangers = [token for token in sent if token not in CARD_TOKENS]
+    entry = TappedHand(_known(sent), form.get("points", "").strip())
+    if strangers:
+        stranger = readable(strangers[0])
+        return entry, [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
+    return entry, []
+
+
+def _written_hand(entry: TappedHand, action: str, player: str, form: Mapping[str, str]) -> tuple[dict[str, JSON], list[str]]:
+    """Return the ``hand`` event of the keypad: the tapped cards, or the typed total."""
+    if not entry.counted(action):
+        hand: dict[str, JSON] = serialise_hand(entry.cards())
+    elif is_whole(entry.typed):
+        hand = {"points": int(entry.typed)}
+    else:
+        return {}, [gettext("Type the hand's total as a whole number, or enter the cards.")]
+    return {"round": _round(form), "player": player, "hand": hand}, []
+
+
+def _their_hand(table: AuruxxxTable, entry: TappedHand, player: str, action: str, form: Mapping[str, str]) -> str:
+    """Return the words of the choice after another phone saved this hand: its points and this phone's."""
+    saved = hand_in(table, player, _round(form))
+    theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if saved is not None else "–"
+    mine = entry.typed if entry.counted(action) else whole(auruxxx.hand_points(entry.cards(), table.game.house_rules))
+    return str(gettext(
+        "Another phone saved the hand of %(name)s meanwhile: %(theirs)s points. Yours: %(mine)s points.",
+        name=player, theirs=theirs, mine=mine,
+    ))
+
+
+def _shown_hand(entry: TappedHand, table: AuruxxxTable, action: str) -> dict[str, object]:
+    """Return what the keypad page shows: the round, the cards tapped, their sum and the keys."""
+    return {
+        "current": table.current,
+        "tokens": list(entry.tokens),
+        "typed": entry.typed,
+        "total": whole(auruxxx.hand_points(entry.cards(), table.game.house_rules)),
+        "keypad": KEYPAD_CARDS,
+    }
+
+
+HAND_KEYPAD: Keypad[AuruxxxTable, TappedHand] = Keypad(
+    template="auruxxx/hand.html",
+    table=_table,
+    opens=may_enter_hand,
+    position=lambda table: table.current.index if table.current is not None else None,
+    stored=_stored_hand,
+    kept=_kept_hand,
+    posted=_posted_hand,
+    saves=("save", "save-points"),
+    written=_written_hand,
+    part=lambda table, player, form: hand_in(table, player, _round(form)),
+    theirs=_their_hand,
+    shown=_shown_hand,
+)
+"""The hand keypad: a key per card, or the hand's counted total typed in."""
 
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
 def hand(token: str, seat: int) -> Response:
-    """Enter a player's hand card by card (or as a counted total), then record it.
-
-    The keypad remembers the change it was opened at (``seen``): if another phone saves this
-    hand meanwhile, saving asks whether to keep theirs or replace it. Cards tapped but not
-    saved are kept on this phone, so a reload loses none.
-    """
-    game, viewer = open_to_edit(token, kind=KIND)
-    if not 0 <= seat < len(game.players):
-        abort(404)
-    player = game.player_names[seat]
-    now = folded(game)
-    table = _table(now.table)
-    if table.current is None or table.current.finisher is None or player == table.current.finisher:
-        return redirect(url_for("games.sheet", token=game.token), code=303)
-    draft = draft_key(game, seat, table.current.index)
-    latest = now.version
-    tokens: list[str] = []
-    typed = ""
-    problems: list[str] = []
-    status = 200
-    restored = False
-    if request.method == "GET":
-        seen: int | None = latest
-        kept = draft_of(draft)
-        if kept is not None:
-            tokens = [t for t in str(kept.get("cards", "")).split() if t in CARD_TOKENS][:MAX_HAND_CARDS]
-            typed = str(kept.get("points", ""))
-            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else latest
-            restored = True
-        else:
-            entered = table.current.hands.get(player)
-            if isinstance(entered, auruxxx.Cards):
-                tokens = tokens_from_cards(entered)
-            elif isinstance(entered, auruxxx.CountedHand):
-                typed = str(entered.points)
-    else:
-        tokens, strangers = _tokens()
-        typed = request.form.get("points", "").strip()
-        seen = keypad_seen()
-        action = request.form.get("action", "")
-        if strangers:
-            stranger = readable(strangers[0])
-            problems = [gettext("%(card)s is not a card on the keypad; check the cards and save again.", card=stranger)]
-        elif action == "discard":
-            drop_draft(draft)
-            return _back_to_sheet(game, viewer)
-        elif action.startswith("add:") and action[4:] in CARD_TOKENS and len(tokens) < MAX_HAND_CARDS:
-            tokens.append(action[4:])
-        elif action.startswith("remove:") and is_whole(action[7:]) and int(action[7:]) < len(tokens):
-            del tokens[int(action[7:])]
-        elif action in ("save", "save-points"):
-            if action == "save-points" or (not tokens and typed):
-                if not is_whole(typed):
-                    problems = [gettext("Type the hand's total as a whole number, or enter the cards.")]
-                    hand_json: dict[str, Any] = {}
-                else:
-                    hand_json = {"points": int(typed)}
-            else:
-                hand_json = serialise_hand(cards_from_tokens(tokens))
-            if not problems:
-                index = _round()
-                problems, status = record_hand(
-                    game, {"round": index, "player": player, "hand": hand_json},
-                    hand=lambda folded: hand_in(_table(folded), player, index), seen=seen,
-                )
-            if status == 200 and not problems:
-                drop_draft(draft)
-                return _back_to_sheet(game, viewer)
-        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
-    current = table.current
-    theirs: str | None = None
-    if status == 409:
-        now = folded(game)
-        table = _table(now.table)
-        saved = hand_in(table, player, _round())
-        theirs = whole(auruxxx.hand_points(saved, table.game.house_rules)) if saved is not None else "–"
-        seen = now.version
-        keep_draft(draft, {"cards": " ".join(tokens), "points": typed, "seen": seen})
-    cards = cards_from_tokens(tokens)
-    total = whole(auruxxx.hand_points(cards, table.game.house_rules))
-    counted = request.form.get("action") == "save-points" or (not tokens and typed)
-    return game_page(
-        "auruxxx/hand.html",
-        "keypad",
-        game,
-        viewer,
-        status=status if status == 409 else (422 if problems else 200),
-        player=player,
-        seat=seat,
-        current=current,
-        tokens=tokens,
-        typed=typed,
-        seen=seen,
-        restored=restored,
-        theirs=theirs,
-        resave=request.form.get("action", "save"),
-        mine=typed if counted else total,
-        total=total,
-        keypad=KEYPAD_CARDS,
-        problems=problems,
-    )
-
-
-def tokens_from_cards(cards: auruxxx.Cards) -> list[str]:
-    """Return keypad tokens for a hand entered earlier, so it can be changed."""
-    tokens = [f"n{number}" for number in cards.numbers]
-    for kind in ("fifty", "action", "happy_man", "two", "golden12"):
-        tokens += [kind] * getattr(cards, kind)
-    return tokens
+    """Enter a player's hand card by card (or as a counted total), then record it (``views.keypads``)."""
+    return enter_hand(*open_to_edit(token, kind=KIND), seat, HAND_KEYPAD)
 
 
 # --- Correcting a finished round -----------------------------------------------------------
@@ -544,7 +550,7 @@ def _read_round_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, R
 def _round_offers(table: Table[Any], index: int) -> dict[str, object]:
     """Return what the round-correction form offers: whether nobody may hold the figure, the Golden 12 and the crosses."""
     return {
-        "nobody_allowed": auruxxx.figure_holder(_table(table).game.rounds[:index]) is None,
+        "nobody_allowed": auruxxx.nobody_may_hold_after(_table(table).game.rounds[:index]),
         "golden12_choices": range(1, auruxxx.GOLDEN12_IN_DECK + 1),
         "pass_choices": range(0, auruxxx.MAX_PASSES + 1),
     }

@@ -9,15 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, redirect, request, session, url_for
-from werkzeug.wrappers import Response as BaseResponse
+from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
 
-from models import Folded, Game, KeyReusedError, StaleError, append_event, folded
-from rules.games import Table
-from rules.history import TableEvent, part_changed_since
+from models import Folded, Game, KeyReusedError, append_events, folded
+from rules.history import TableEvent
 from rules.problems import Illegal, Problem
-from views.forms import is_whole
 from views.live import shared_sheet
 from views.sheets import render
 from views.viewers import Viewer
@@ -72,17 +70,30 @@ def record_tap(
     payload: Mapping[str, Any],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    key: str | None = None,
 ) -> Tapped:
     """Append a tap to the game's history; return the game as it then stands, and why the tap was refused, if it was.
 
     A refusal about one player names them: the sheet has a column each, and a correction a
     field each. A form whose key already recorded a different change is refused too.
     ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
-    ``key`` replaces the form's own key, for a tap that records several changes.
     """
+    return record_taps(game, [(kind, payload)], precondition=precondition)
+
+
+def record_taps(
+    game: Game,
+    changes: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+) -> Tapped:
+    """Append the changes one tap makes to the game's history at once, all or none; refusals as for ``record_tap``.
+
+    Each change counts once under its own key, made from the key the form carried.
+    """
+    key = tap_key()
+    keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
     try:
-        return Tapped(append_event(game, kind, payload, idempotency_key=key or tap_key(), device=device(), precondition=precondition))
+        return Tapped(append_events(game, changes, idempotency_keys=keys, device=device(), precondition=precondition))
     except KeyReusedError:
         refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
@@ -105,63 +116,6 @@ def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "
     if viewer.fragment:
         return shared_sheet(game, viewer, tapped.state)
     return redirect(url_for("games.sheet", token=game.token), code=303)
-
-
-def keypad_seen() -> int | None:
-    """Return ``seen`` of a hand keypad: the newest change when it was opened (None from a form without one)."""
-    posted = request.form.get("seen", "")
-    return int(posted) if is_whole(posted) else None
-
-
-def record_hand(
-    game: Game, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
-) -> tuple[list[str], int]:
-    """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
-
-    ``hand`` picks the player's hand out of the game. Returns no problems and 200 once it is
-    stored; the rules' refusals and 422; or nothing and 409 when another phone saved this hand
-    after the keypad opened: then keeping theirs or replacing it is the player's choice, never a
-    silent overwrite.
-    """
-    setup = game.setup
-
-    def unchanged(events: Sequence[TableEvent]) -> None:
-        if seen is not None and part_changed_since(setup, events, seen, hand):
-            raise StaleError(f"a hand changed after change {seen}")
-
-    try:
-        problems = record_tap(game, "hand", payload, precondition=unchanged).problems
-    except StaleError:
-        return [], 409
-    return list(problems), 422 if problems else 200
-
-
-KEYPAD_DRAFTS = 3
-"""How many unsaved keypads one phone keeps (the newest), so a reload loses no tapped card."""
-
-
-def draft_key(game: Game, seat: int, index: int | None = None) -> str:
-    """Return the name under which this phone keeps the unsaved keypad of a seat (in a round)."""
-    return f"{game.id}:{'' if index is None else index}:{seat}"
-
-
-def keep_draft(key: str, draft: Mapping[str, Any]) -> None:
-    """Keep what a keypad shows but nobody saved yet, in this phone's session."""
-    drafts = {name: value for name, value in session.get("keypads", {}).items() if name != key}
-    session["keypads"] = dict([*list(drafts.items())[-(KEYPAD_DRAFTS - 1):], (key, dict(draft))])
-
-
-def draft_of(key: str) -> dict[str, Any] | None:
-    """Return the unsaved keypad this phone kept under ``key``, if any."""
-    draft = session.get("keypads", {}).get(key)
-    return draft if isinstance(draft, dict) else None
-
-
-def drop_draft(key: str) -> None:
-    """Forget an unsaved keypad: it was saved, or its player kept what another phone saved."""
-    drafts = session.get("keypads", {})
-    if key in drafts:
-        session["keypads"] = {name: value for name, value in drafts.items() if name != key}
 
 
 @bp.after_app_request

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import Blueprint, abort, request, url_for
 from babel.lists import format_list
+from flask import Blueprint, abort, request
 from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -22,18 +22,18 @@ from models import Game, folded
 from rules import points, twelve_days
 from rules.games import JSON, Table
 from rules.twelve_days import Card, Variant
-from rules.twelve_days.history import TwelveDaysTable, revealed_on
+from rules.twelve_days.history import TwelveDaysTable, clearing, gift_due
 from rules.twelve_days.history import final_hand as final_hand_of
 from rules.twelve_days.record import serialise_day
 from views import corrections
 from views.addresses import open_to_edit
 from views.corrections import Correction
 from views.forms import is_whole
-from views.render import game_page, go_to
+from views.keypads import Keypad, enter_hand
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
 from views.sheets import Choice, Option
-from views.taps import Tapped, after_tap, draft_key, draft_of, drop_draft, keep_draft, keypad_seen, record_hand, record_tap, tap_key
+from views.taps import Tapped, after_tap, record_tap, record_taps
 
 KIND = twelve_days.KIND
 FOLDER = "twelve_days"
@@ -265,19 +265,14 @@ def _open_day(table: TwelveDaysTable) -> OpenDayView | None:
     current = table.current
     if current is None:
         return None
-    players = table.game.players
-    decision = twelve_days.reveal(current.played) if len(current.played) == len(players) else None
-    shown = Counter(current.played.values())
+    left = twelve_days.copies_left(table.game.variant, current.played)
     return OpenDayView(
         index=current.index,
         number=current.index + 1,
         played=current.played,
         labels={player: card_label(card) for player, card in current.played.items()},
-        claus_winner=decision.winner if decision is not None and decision.claus_win else None,
-        choices=tuple(
-            CardChoice(token=card_token(card), label=card_label(card), left=table.game.variant.copies(card) - shown[card])
-            for card in table.game.variant.cards
-        ),
+        claus_winner=gift_due(table),
+        choices=tuple(CardChoice(token=card_token(card), label=card_label(card), left=count) for card, count in left.items()),
     )
 
 
@@ -322,7 +317,7 @@ def lay_out(game: Game, folded_table: Table[Any]) -> Sheet:
         hands_needed=table.current is None and table.game.hands is None,
         hands_entered=table.hands,
         bonus_explanations={p: explain_bonus(p, result.majorities) for p in players},
-        passes_to=tuple((players[i], players[(i + 1) % len(players)]) for i in range(len(players))),
+        passes_to=twelve_days.passes_to(players),
         winners=result.winners if result.complete else (),
         board=scoreboard_of(game, result),
     )
@@ -376,7 +371,7 @@ def give_day(token: str) -> Response:
 
 @bp.post("/g/<token>/clear-day")
 def clear_day(token: str) -> Response:
-    """Quick mode after cards were revealed: take today's cards back in one tap, each as an undo in the history."""
+    """Quick mode after cards were revealed: take today's cards back in one tap, as undos stored together in the history."""
     game, viewer = open_to_edit(token, kind=KIND)
     index = _day(_variant(game).days)
     now = folded(game)
@@ -384,13 +379,8 @@ def clear_day(token: str) -> Response:
     if table.current is None or table.current.index != index:
         refused = Tapped(now, (gettext("Only the cards of the day being played can be cleared."),))
         return after_tap(game, viewer, refused, refused_at="quick")
-    base = tap_key()[:50]
-    tapped = Tapped(now)
-    for seq in reversed(revealed_on(now.history, index)):
-        tapped = record_tap(game, "undo", {"event": seq}, key=f"{base}:{seq}")
-        if tapped.problems:
-            break
-    return after_tap(game, viewer, tapped, refused_at="quick")
+    undos = clearing(now.history, index)
+    return after_tap(game, viewer, record_taps(game, undos) if undos else Tapped(now), refused_at="quick")
 
 
 @bp.post("/g/<token>/taken")
@@ -402,82 +392,98 @@ def take_day(token: str) -> Response:
     return after_tap(game, viewer, record_tap(game, "taken", payload))
 
 
-@bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
-def final_hand(token: str, seat: int) -> Response:
-    """Enter a player's final hand as counts per value, then record it.
+@dataclass(frozen=True)
+class CountedCards:
+    """What the final-hand keypad shows: how many cards of each value the hand holds, and how many the deck has."""
 
-    As on the AURUXXX keypad: a hand another phone saved meanwhile makes saving a choice,
-    and counts not saved yet survive a reload on this phone.
-    """
-    game, viewer = open_to_edit(token, kind=KIND)
-    if not 0 <= seat < len(game.players):
-        abort(404)
-    player = game.player_names[seat]
-    variant = _variant(game)
-    now = folded(game)
-    table = _table(now.table)
-    draft = draft_key(game, seat)
-    counts: Counter[str] = Counter()
-    problems: list[str] = []
-    status = 200
-    restored = False
-    if request.method == "GET":
-        kept = draft_of(draft)
-        seen: int | None = now.version
-        if kept is not None:
-            counts = Counter({token: int(count) for token, count in kept.get("counts", {}).items() if isinstance(count, int)})
-            seen = kept.get("seen") if isinstance(kept.get("seen"), int) else seen
-            restored = True
-        else:
-            counts = Counter(card_token(card) for card in table.hands.get(player, ()))
-    else:
-        seen = keypad_seen()
-        for card in variant.cards:
-            value = request.form.get(f"count-{card_token(card)}", "0")
-            counts[card_token(card)] = min(int(value), variant.copies(card)) if is_whole(value) else 0
-        action = request.form.get("action", "")
+    counts: Mapping[str, int]
+    limits: Mapping[str, int]
+    """The copies of each card in the variant's deck, by card token."""
+
+    def pressed(self, action: str) -> CountedCards:
+        """Return the keypad after one card of a value more, or one less."""
         verb, _, target = action.partition(":")
-        if action == "discard":
-            drop_draft(draft)
-            return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
-        if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
-            counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
-        elif action == "save":
-            cards = [parse_card(token) for token, count in counts.items() for _ in range(count)]
-            problems, status = record_hand(
-                game, {"player": player, "cards": cards}, hand=lambda folded: final_hand_of(_table(folded), player), seen=seen
-            )
-            if status == 200:
-                drop_draft(draft)
-                return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
-        if status == 409:
-            seen = folded(game).version
-        keep_draft(draft, {"counts": {token: count for token, count in counts.items() if count}, "seen": seen})
-    theirs = None
-    if status == 409:
-        stands = _table(folded(game).table)
-        theirs = " ".join(card_label(card) for card in sorted(stands.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
-    held = sum(counts.values())
-    return game_page(
-        "twelve_days/hand.html",
-        "hand",
-        game,
-        viewer,
-        status=status if status == 409 else (422 if problems else 200),
-        player=player,
-        seat=seat,
-        rows=[
-            HandRow(token=card_token(card), label=card_label(card), count=counts[card_token(card)], limit=variant.copies(card))
+        if verb in ("more", "less") and target in self.limits:
+            count = max(0, self.counts.get(target, 0) + (1 if verb == "more" else -1))
+            return replace(self, counts={**self.counts, target: count})
+        return self
+
+    def draft(self) -> dict[str, JSON]:
+        """Return what a phone keeps of an unsaved keypad: the counts that are not 0."""
+        return {"counts": {token: count for token, count in self.counts.items() if count}}
+
+
+def _limits(table: TwelveDaysTable) -> dict[str, int]:
+    """Return how many copies of each card the game's deck holds, by card token, lowest card first."""
+    return {card_token(card): table.game.variant.copies(card) for card in table.game.variant.cards}
+
+
+def _stored_cards(table: TwelveDaysTable, player: str) -> CountedCards:
+    """Return the keypad for a final hand entered earlier, so it can be changed."""
+    return CountedCards(Counter(card_token(card) for card in table.hands.get(player, ())), _limits(table))
+
+
+def _kept_cards(draft: Mapping[str, Any], table: TwelveDaysTable) -> CountedCards:
+    """Return the keypad as this phone kept it unsaved."""
+    counts = {token: int(count) for token, count in draft.get("counts", {}).items() if isinstance(count, int)}
+    return CountedCards(counts, _limits(table))
+
+
+def _posted_cards(form: Mapping[str, str], table: TwelveDaysTable) -> tuple[CountedCards, list[str]]:
+    """Return the counts the form carries, each at most the copies the deck has (anything else counts 0)."""
+    limits = _limits(table)
+    counts = {
+        token: min(int(value), limit) if is_whole(value := form.get(f"count-{token}", "0")) else 0 for token, limit in limits.items()
+    }
+    return CountedCards(counts, limits), []
+
+
+def _written_cards(entry: CountedCards, action: str, player: str, form: Mapping[str, str]) -> tuple[dict[str, JSON], list[str]]:
+    """Return the ``hand`` event of the keypad: every card it counts."""
+    return {"player": player, "cards": [parse_card(token) for token, count in entry.counts.items() for _ in range(count)]}, []
+
+
+def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, action: str, form: Mapping[str, str]) -> str:
+    """Return the words of the choice after another phone saved this final hand: its cards, highest first."""
+    cards = " ".join(card_label(card) for card in sorted(table.hands.get(player, ()), key=twelve_days.card_value, reverse=True))
+    return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards or "–"))
+
+
+def _shown_cards(entry: CountedCards, table: TwelveDaysTable, action: str) -> dict[str, object]:
+    """Return what the keypad page shows: a row per value (highest first), how many cards it holds and should hold."""
+    variant = table.game.variant
+    held = sum(entry.counts.values())
+    return {
+        "rows": [
+            HandRow(token=card_token(card), label=card_label(card), count=entry.counts.get(card_token(card), 0), limit=variant.copies(card))
             for card in reversed(variant.cards)
         ],
-        held=held,
-        hand_size=variant.hand_size,
-        seen=seen,
-        theirs=theirs,
-        restored=restored,
-        problems=problems,
-        count_text=ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),
-    )
+        "held": held,
+        "hand_size": variant.hand_size,
+        "count_text": ngettext("%(num)s of %(size)s cards", "%(num)s of %(size)s cards", held, size=variant.hand_size),
+    }
+
+
+FINAL_HAND_KEYPAD: Keypad[TwelveDaysTable, CountedCards] = Keypad(
+    template="twelve_days/hand.html",
+    table=_table,
+    opens=lambda table, player: True,
+    position=lambda table: None,
+    stored=_stored_cards,
+    kept=_kept_cards,
+    posted=_posted_cards,
+    written=_written_cards,
+    part=lambda table, player, form: final_hand_of(table, player),
+    theirs=_their_cards,
+    shown=_shown_cards,
+)
+"""The final-hand keypad: a count per card value; a final hand can be entered at any time."""
+
+
+@bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
+def final_hand(token: str, seat: int) -> Response:
+    """Enter a player's final hand as counts per value, then record it (``views.keypads``)."""
+    return enter_hand(*open_to_edit(token, kind=KIND), seat, FINAL_HAND_KEYPAD)
 
 
 # --- Correcting a finished day -----------------------------------------------------------------

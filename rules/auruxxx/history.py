@@ -231,6 +231,11 @@ def split_open(game: Game) -> tuple[Game, list[Change]]:
     return finished, taps
 
 
+def may_enter_hand(table: AuruxxxTable, player: str) -> bool:
+    """Return whether a player's hand can be entered now: the round being played has ended, by someone else."""
+    return table.current is not None and table.current.finisher is not None and table.current.finisher != player
+
+
 def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:
     """Return a player's hand in round ``index`` as entered so far (the round open or finished), or None.
 

@@ -28,7 +28,7 @@ class Table:
     def tap(self, kind: str, **payload: Any) -> Table[Any]:
         """Append an event if the rules allow it and return the game it leads to."""
         event = TableEvent(self.events[-1].seq + 1 if self.events else 1, kind, payload)
-        table = history.check(self.setup, self.events, event)
+        table = history.check(self.setup, self.events, [event])
         self.events.append(event)
         return table
 

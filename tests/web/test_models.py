@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app import create_app
 from infra.config import TestConfig
-from models import AppendOnlyError, Event, Game, Player, append_event, db, folded
+from models import AppendOnlyError, Event, Game, Player, append_event, append_events, db, folded
 from rules.problems import Illegal
 
 BEFORE_THE_REGISTRY = "7c4e2d91a5b3"
@@ -102,6 +102,18 @@ def test_a_retried_tap_counts_once(game: Game) -> None:
     again = append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="tap-1")
     assert again.history == first.history and again.version == 1
     assert db.session.scalar(select(db.func.count()).select_from(Event)) == 1
+
+
+def test_changes_of_one_tap_are_stored_all_or_none(game: Game) -> None:
+    """A tap that makes several changes (clearing a day's cards) stores them in one transaction, numbered in turn."""
+    append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="a")
+    twice = [("undo", {"event": 1}), ("undo", {"event": 1})]
+    with pytest.raises(Illegal, match="already undone"):
+        append_events(game, twice, idempotency_keys=["b:0", "b:1"])
+    assert db.session.scalar(select(func.count()).select_from(Event)) == 1
+    both = append_events(game, [("pass", {"round": 0, "player": "Bo"}), ("undo", {"event": 1})], idempotency_keys=["c:0", "c:1"])
+    assert both.version == 3 and [event.seq for event in both.history] == [1, 2, 3]
+    assert both.table.current.passes == {"Bo": 1}
 
 
 def test_phones_appending_at_once_get_distinct_numbers(app: Flask, game: Game) -> None:
