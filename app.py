@@ -82,7 +82,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)
     for sheet in SHEETS.values():
-        app.register_blueprint(sheet.bp)
+        app.register_blueprint(sheet.blueprint)
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)

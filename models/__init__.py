@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of, stored_events
 from models.game import CardTable, Game, Player
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "appended",
     "folded",
     "history_of",
+    "stored_events",
     "configure_engine",
     "db",
 ]

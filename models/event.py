@@ -19,8 +19,8 @@ from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
-from rules.games import Table
-from rules.history import TableEvent, check, fold
+from rules.games import Table, TableEvent
+from rules.history import check, fold
 from rules.problems import Illegal
 
 HISTORIES_KEPT = 1024
@@ -158,6 +158,11 @@ _TABLES: _Recent[tuple[GameKey, int], Table[Any]] = _Recent(HISTORIES_KEPT)
 
 def _key(game: Game) -> GameKey:
     return (game.id, game.created_at)
+
+
+def stored_events(game: Game) -> list[Event]:
+    """Return a game's stored events in order, with when each was made: what its history page lists."""
+    return list(db.session.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.seq)))
 
 
 def history_of(game: Game) -> list[TableEvent]:

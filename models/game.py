@@ -4,7 +4,7 @@ import copy
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
@@ -12,12 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from models.base import Base, UTCDateTime, utc_now
 from rules.games import find_game
 
-if TYPE_CHECKING:
-    from models.event import Event
-
 NAME_MAX_LENGTH = 40
-OPTION_COLUMNS = ("variant", "house_rules")
-"""The options of a setup a game stores, each in the column of its name; a game's ``SETUP_KEYS`` say which it has."""
 
 
 def new_token() -> str:
@@ -54,9 +49,9 @@ class Game(Base):
     read_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=new_token)
     """The read-only address, for a TV or onlookers: it shows the live sheet and changes nothing."""
     kind: Mapped[str] = mapped_column(String(16))
-    variant: Mapped[str] = mapped_column(String(32), default="standard")
-    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    first_dealer: Mapped[int] = mapped_column(default=0)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """What the table chose when it started the game: the record's options (a variant, house rules) and
+    whatever else the game's views keep (who dealt first), by name. Each game knows its own."""
     previous_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     """The game this one is a rematch of: together they are the evening at one table.
 
@@ -69,9 +64,6 @@ class Game(Base):
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="game", order_by="Player.seat"
-    )
-    events: Mapped[list["Event"]] = relationship(
-        order_by="Event.seq", viewonly=True
     )
     card_table: Mapped[CardTable] = relationship()
     rematch: Mapped["Game | None"] = relationship(
@@ -87,25 +79,26 @@ class Game(Base):
     @validates("kind")
     def _known_kind(self, key: str, kind: str) -> str:
         """Refuse a kind no registered game has: the registry, not the database, knows the games."""
-        return find_game(kind).KIND
+        return find_game(kind).kind
 
     @property
     def setup(self) -> dict[str, Any]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
         setup: dict[str, Any] = {"game": self.kind, "players": list(self.player_names)}
-        for key in find_game(self.kind).SETUP_KEYS:
-            setup[key] = copy.deepcopy(getattr(self, key))
+        for key in find_game(self.kind).setup_keys:
+            if key in self.options:
+                setup[key] = copy.deepcopy(self.options[key])
         return setup
 
     @classmethod
-    def from_setup(cls, setup: Mapping[str, Any], **fields: Any) -> "Game":
-        """Return a new game (players not yet seated) for a checked setup: its kind and its options."""
-        options = {key: setup[key] for key in OPTION_COLUMNS if key in setup}
-        return cls(kind=setup["game"], **options, **fields)
+    def from_setup(cls, setup: Mapping[str, Any], *, kept: Mapping[str, Any] | None = None, **fields: Any) -> "Game":
+        """Return a new game (players not yet seated) for a checked setup: its kind, its options and what its views ``kept``."""
+        options = {key: copy.deepcopy(setup[key]) for key in find_game(setup["game"]).setup_keys if key in setup}
+        return cls(kind=setup["game"], options={**options, **(kept or {})}, **fields)
 
     def __repr__(self) -> str:
         """Show what kind of game this is without revealing its token."""
-        return f"<Game {self.id} {self.kind}/{self.variant}>"
+        return f"<Game {self.id} {self.kind}>"
 
 
 class Player(Base):

@@ -24,24 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import record
-from rules.games import JSON, Table, rules_of
+from rules.games import JSON, Change, Table, TableEvent, rules_of
 from rules.problems import N_, Illegal, at, problem
 
 UNDO = "undo"
 IMPORT = "import"
 REMATCH = "rematch"
-
-Change = tuple[str, dict[str, JSON]]
-"""An event still to be stored: its kind and its content."""
-
-
-@dataclass(frozen=True)
-class TableEvent:
-    """One stored change: its number in the game's history, what kind it is, and its content."""
-
-    seq: int
-    kind: str
-    payload: Mapping[str, JSON]
 
 
 def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
@@ -152,7 +140,8 @@ def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:
         if event.kind == IMPORT:
             payload(event, ("record",))
             raise Illegal([problem(f"events[{event.seq}]", N_("a record can only be imported into a new game"))])
-    return rules_of(base).fold(start, counted)
+    table: Table[Any] = rules_of(base).fold(start, counted)
+    return table
 
 
 def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: Sequence[TableEvent]) -> Table[Any]:

@@ -18,21 +18,24 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, StaleError, folded
-from rules.games import JSON, Table
-from rules.history import TableEvent, changed_since, finished_part
+from rules.games import JSON, GameRules, TableEvent
+from rules.history import changed_since, finished_part
 from views.forms import is_whole
 from views.render import game_page, go_to
 from views.taps import record_tap
 from views.viewers import Viewer
 
+T = TypeVar("T")
+"""A game's folded table."""
 V = TypeVar("V")
 """What a game's correction form shows: the stored round or day, or what was typed into it."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Correction(Generic[V]):
+class Correction(Generic[T, V]):
     """How one game corrects what it is played in: the event it records, its form and what the form offers."""
 
+    rules: GameRules[Any, T]
     event: str
     """The kind of event a correction is stored as: "correct_round"."""
     position: str
@@ -41,11 +44,11 @@ class Correction(Generic[V]):
     """The form's template; its block ``correct`` is what htmx swaps."""
     changed_meanwhile: Callable[[], str]
     """The words for a 409: someone else changed it since the form was filled in."""
-    stored: Callable[[Table[Any], int], V]
+    stored: Callable[[T, int], V]
     """The form's values for finished round or day ``index`` as it stands."""
-    read_form: Callable[[Game, Table[Any], int], tuple[JSON, V, list[str]]]
+    read_form: Callable[[Mapping[str, str], Game, T, int], tuple[JSON, V, list[str]]]
     """The record to store from the posted form, the values to show again, and problems found before the rules look."""
-    offers: Callable[[Table[Any], int], Mapping[str, object]]
+    offers: Callable[[T, int], Mapping[str, object]]
     """What the form offers to choose from for round or day ``index``, besides its values."""
 
 
@@ -77,16 +80,16 @@ def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callabl
     return unchanged
 
 
-def correct(game: Game, viewer: Viewer, number: int, how: Correction[V]) -> Response:
+def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> Response:
     """Show the correction form of round or day ``number`` (from 1), or save it; everything after it is worked out again."""
     now = folded(game)
     index = number - 1
     if finished_part(now.table, index) is None:
         abort(404)
     if request.method == "GET":
-        return _form(game, viewer, how, now, index, how.stored(now.table, index), now.version, [], 200, None)
+        return _form(game, viewer, how, now, index, how.stored(how.rules.typed(now.table), index), now.version, [], 200, None)
     seen = form_seen()
-    written, shown, problems = how.read_form(game, now.table, index)
+    written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
         try:
             problems = list(
@@ -99,7 +102,7 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[V]) -> Resp
             now = folded(game)
             if finished_part(now.table, index) is None:
                 return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
-            stands_now = how.stored(now.table, index)
+            stands_now = how.stored(how.rules.typed(now.table), index)
             return _form(game, viewer, how, now, index, shown, now.version, [how.changed_meanwhile()], 409, stands_now)
     if problems:
         return _form(game, viewer, how, now, index, shown, seen, problems, 422, None)
@@ -107,11 +110,11 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[V]) -> Resp
 
 
 def _form(
-    game: Game, viewer: Viewer, how: Correction[V], now: Folded, index: int, values: V, seen: int,
+    game: Game, viewer: Viewer, how: Correction[T, V], now: Folded, index: int, values: V, seen: int,
     problems: list[str], status: int, stands_now: V | None,
 ) -> Response:
     """Render the correction form filled in with ``values`` (the stored round or day, or what was refused, beside ``stands_now``)."""
     return game_page(
         how.template, "correct", game, viewer, status=status, number=index + 1, players=list(game.player_names),
-        values=values, stands_now=stands_now, seen=seen, problems=problems, **how.offers(now.table, index),
+        values=values, stands_now=stands_now, seen=seen, problems=problems, **how.offers(how.rules.typed(now.table), index),
     )

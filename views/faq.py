@@ -73,7 +73,7 @@ def back_to_sheet(game: str) -> str | None:
 
 def title(game: str) -> str:
     """Return a game's own name."""
-    return find_game(game).TITLE
+    return find_game(game).title
 
 
 def entries_of(game: str, lang: str) -> list[Entry]:

@@ -6,7 +6,7 @@ Nothing here knows a game by name: the rules registry (``rules.games``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +19,8 @@ from infra.extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, folded
 from models.event import add_first_events, append_event
 from rules import record
-from rules.games import JSON, find_game
-from rules.history import UNDO, Change, TableEvent, import_changes, superseded
+from rules.games import JSON, Change, TableEvent
+from rules.history import UNDO, import_changes, superseded
 from rules.problems import N_, Illegal, Problem
 from views.addresses import open_to_edit, open_to_read
 from views.forms import is_whole
@@ -49,7 +49,7 @@ class NewGameForm:
     problems: list[str] = field(default_factory=list)
 
     @property
-    def views(self) -> SheetView:
+    def views(self) -> SheetView[Any]:
         """Return the views of the game being set up: its seats and options."""
         return sheet_of(self.kind)
 
@@ -57,18 +57,18 @@ class NewGameForm:
     def empty(cls, kind: str) -> NewGameForm:
         """Return a blank form with the defaults."""
         views = sheet_of(kind)
-        return cls(kind=kind, names=[""] * views.SEATS, settings={option.name: option.default for option in views.OPTIONS})
+        return cls(kind=kind, names=[""] * views.seats, settings={option.name: option.default for option in views.options})
 
     @classmethod
     def submitted(cls, kind: str) -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
         form = cls.empty(kind)
-        seats = form.views.SEATS
+        seats = form.views.seats
         names = [record.trimmed_name(name) for name in request.form.getlist("player")][:seats]
         form.names = names + [""] * (seats - len(names))
         dealer = request.form.get("dealer", "0")
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < seats else 0
-        for option in form.views.OPTIONS:
+        for option in form.views.options:
             value = request.form.get(option.name, option.default)
             if value in {choice.value for choice in option.choices}:
                 form.settings[option.name] = value
@@ -106,15 +106,15 @@ class NewGameForm:
 
 
 def create_game(
-    setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
+    setup: dict[str, Any], *, kept: Mapping[str, JSON] | None = None, previous: Game | None = None, changes: Sequence[Change] = ()
 ) -> Game:
-    """Store a new game for a checked setup, with its first changes, in one transaction.
+    """Store a new game for a checked setup, with what its views keep of the new-game form and its first changes, in one transaction.
 
     A rematch sits at the previous game's table, any other game at a new one. Raises ``Illegal``
     (and stores nothing) when the rules refuse the changes, ``IntegrityError`` if ``previous``
     already has a rematch (the database allows one).
     """
-    game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
+    game = Game.from_setup(setup, kept=kept, previous_id=previous.id if previous else None)
     game.card_table = previous.card_table if previous else CardTable()
     game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
     db.session.add(game)
@@ -142,10 +142,10 @@ def recent_names() -> list[str]:
 def _new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
     """Render the new-game form: the shared form, with the game's own fields from its template folder."""
     return render_template(
-        f"{form.views.FOLDER}/new.html",
+        f"{form.views.folder}/new.html",
         form=form,
-        title=find_game(form.kind).TITLE,
-        options=form.views.OPTIONS,
+        title=form.views.rules.title,
+        options=form.views.options,
         recent=[name for name in recent_names() if name not in form.names],
     ), status
 
@@ -169,7 +169,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
     except Illegal as illegal:
         form.problems = [say(problem) for problem in illegal.problems]
         return _new_game_page(form, 422)
-    game = create_game(setup, first_dealer=form.first_dealer())
+    game = create_game(setup, kept=form.views.seating(form.first_dealer()))
     remember_names(setup["players"])
     return go_to(url_for("games.sheet", token=game.token), wants_fragment())
 
@@ -252,7 +252,7 @@ def rematch(token: str) -> BaseResponse:
     successor = game.rematch
     if successor is None:
         try:
-            successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
+            successor = create_game(game.setup, kept=sheet_of(game.kind).rematch(game), previous=game)
         except IntegrityError:
             db.session.rollback()
             successor = game.rematch

@@ -7,7 +7,7 @@ from flask_babel import gettext
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from werkzeug.wrappers import Response
 
 from models import db
@@ -35,12 +35,11 @@ def healthz() -> Response:
 
 
 @bp.app_errorhandler(PoolTimeout)
-def busy(error: PoolTimeout) -> Response:
+def busy(error: PoolTimeout) -> Response | HTTPException:
     """Answer 503 with Retry-After, not 500, when a request waited too long for a database connection.
 
     That happens only when the server gets more work than it can do; the request changed nothing.
     """
     current_app.logger.warning("busy: no database connection came free in time (%s)", error)
-    answer = http_error(ServiceUnavailable(description=gettext("The server is very busy right now. Try again in a moment."), retry_after=BUSY_RETRY_SECONDS))
-    assert isinstance(answer, Response)
-    return answer
+    busy_now = ServiceUnavailable(description=gettext("The server is very busy right now. Try again in a moment."), retry_after=BUSY_RETRY_SECONDS)
+    return http_error(busy_now)

@@ -18,8 +18,8 @@ from flask import abort, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from models import Game, StaleError, folded
-from rules.games import JSON, Table
-from rules.history import TableEvent, part_changed_since
+from rules.games import JSON, GameRules, Table, TableEvent
+from rules.history import part_changed_since
 from views.drafts import draft_key, draft_of, drop_draft, keep_draft
 from views.forms import is_whole
 from views.render import game_page, go_to
@@ -49,10 +49,9 @@ E = TypeVar("E", bound=Entry)
 class Keypad(Generic[T, E]):
     """How one game enters a hand: its template, its entry and how the entry is read, stored and shown."""
 
+    rules: GameRules[Any, T]
     template: str
     """The keypad's page; its block ``keypad`` is what htmx swaps."""
-    table: Callable[[Table[Any]], T]
-    """The folded table as the game's own type."""
     opens: Callable[[T, str], bool]
     """Whether the player's hand may be entered now (the rules decide)."""
     position: Callable[[T], int | None]
@@ -117,7 +116,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
         abort(404)
     player = game.player_names[seat]
     now = folded(game)
-    table = how.table(now.table)
+    table = how.rules.typed(now.table)
     if not how.opens(table, player):
         return redirect(url_for("games.sheet", token=game.token), code=303)
     draft = draft_key(game, seat, how.position(table))
@@ -146,7 +145,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
             payload, problems = how.written(entry, action, player, request.form)
             if not problems:
                 problems, status = record_hand(
-                    game, payload, hand=lambda folded_table: how.part(how.table(folded_table), player, request.form), seen=seen
+                    game, payload, hand=lambda folded_table: how.part(how.rules.typed(folded_table), player, request.form), seen=seen
                 )
             if status == 200 and not problems:
                 drop_draft(draft)
@@ -157,7 +156,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
         if status == 409:
             now = folded(game)
             seen = now.version
-            conflict = Conflict(how.theirs(how.table(now.table), entry, player, action, request.form), action)
+            conflict = Conflict(how.theirs(how.rules.typed(now.table), entry, player, action, request.form), action)
         keep_draft(draft, {**entry.draft(), "seen": seen})
         return _keypad(game, viewer, how, entry, table, player, seat, seen, problems, status, conflict, restored, action)
     return _keypad(game, viewer, how, entry, table, player, seat, seen, problems, status, None, restored, action)

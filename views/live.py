@@ -77,10 +77,9 @@ def live_sheet(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str
 
 def pushes_of(app: Flask) -> Pushes:
     """Return this process's rendered updates of ``app``."""
-    pushes = app.extensions.get("tischblock_pushes")
+    pushes: Pushes | None = app.extensions.get("tischblock_pushes")
     if pushes is None:
         pushes = app.extensions["tischblock_pushes"] = Pushes()
-    assert isinstance(pushes, Pushes)
     return pushes
 
 

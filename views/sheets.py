@@ -1,31 +1,31 @@
-"""The score sheets of the games: one view module per game behind one small protocol, and what every sheet does the same way.
+"""The score sheets of the games: one frozen value per game, and what every sheet does the same way.
 
-A game's view module (``views/auruxxx_sheet.py``, ``views/twelve_days_sheet.py``) holds its
-routes and satisfies ``SheetView`` with its module-level names: above all its view model
-(``lay_out``), whatever its template folder's ``sheet.html`` shows. ``views/__init__.py``
-registers the games Tischblock ships; the shared pages (new game, the sheet's address, undo,
-rematch, history, import, the front page) find a game's views here by its kind and never ask
-which game it is. Rendering a sheet, its scoreboard and its changes in words are written
-once, here, for every game.
+Each game's views are a package under ``views/`` (its view model, its taps, its keypad and
+correction values) that exports one ``SheetView``; ``views/__init__.py`` registers the games
+Tischblock ships. The shared pages (new game, the sheet's address, undo, rematch, history,
+import, the front page) find a game's views here by its kind and never ask which game it is.
+Rendering a sheet, its scoreboard and its changes in words are written once, here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from flask import Blueprint
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import Folded, Game, folded
-from rules.games import JSON, Table
-from rules.history import IMPORT, REMATCH, UNDO, TableEvent, last_change
+from models import Folded, Game, folded, stored_events
+from rules.games import JSON, GameRules, TableEvent
+from rules.history import IMPORT, REMATCH, UNDO, last_change
 from views.render import game_context, page_or_fragment, rendered, sheet_context
 from views.scoreboard import Scoreboard
 from views.viewers import Viewer
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -57,64 +57,52 @@ class Layout(Protocol):
         ...
 
 
-class SheetView(Protocol):
-    """What the shared pages need from one game's view module."""
+@dataclass(frozen=True, kw_only=True)
+class SheetView(Generic[T]):
+    """One game's sheet as the shared pages see it: its rules, its routes, its new-game form and its view model.
+
+    ``T`` is what the game's events fold into; the view model gets it as the game's own type.
+    """
+
+    rules: GameRules[Any, T]
+    blueprint: Blueprint
+    """The game's own routes: its taps and forms."""
+    folder: str
+    """The game's template folder: ``sheet.html`` (block ``sheet``), ``new.html`` (extending ``games/new.html``) and ``card.html``."""
+    seats: int
+    """How many player fields the new-game form offers."""
+    options: tuple[Option, ...] = ()
+    """The settings the new-game form asks for."""
+    setup_from_form: Callable[[Mapping[str, str]], dict[str, JSON]]
+    """The options part of a setup (house rules, variant) from the form's chosen settings."""
+    seating: Callable[[int], dict[str, JSON]]
+    """What the game keeps of the seating besides the record's options, from the seat marked first: a first dealer."""
+    rematch: Callable[[Game], dict[str, JSON]]
+    """What a rematch of a finished game keeps besides the record's options: the deal moved on."""
+    describe: Callable[[str, Mapping[str, JSON]], str]
+    """One of the game's own changes in words, for the history and the undo button."""
+    lay_out: Callable[[Game, T], Layout]
+    """The game's view model: what its sheet shows of what the history adds up to."""
 
     @property
-    def KIND(self) -> str:
-        """Return the kind of game these views show (``rules.games``)."""
-        ...
-
-    @property
-    def bp(self) -> Blueprint:
-        """Return the blueprint of the game's own routes: its taps and forms."""
-        ...
-
-    @property
-    def FOLDER(self) -> str:
-        """Return the game's template folder: ``sheet.html`` (block ``sheet``), ``new.html`` (extending ``games/new.html``) and ``card.html``."""
-        ...
-
-    @property
-    def SEATS(self) -> int:
-        """Return how many player fields the new-game form offers."""
-        ...
-
-    @property
-    def OPTIONS(self) -> tuple[Option, ...]:
-        """Return the settings the new-game form asks for."""
-        ...
-
-    def setup_from_form(self, settings: Mapping[str, str]) -> dict[str, JSON]:
-        """Return the options part of a setup (house rules, variant) from the form's chosen settings."""
-        ...
-
-    def lay_out(self, game: Game, table: Table[Any]) -> Layout:
-        """Return the game's view model: what its sheet shows of what the history adds up to."""
-        ...
-
-    def rematch(self, game: Game) -> int:
-        """Return the seat that deals first in a rematch of a finished game."""
-        ...
-
-    def describe_event(self, kind: str, payload: Mapping[str, JSON]) -> str:
-        """Return one of the game's own changes in words, for the history and the undo button."""
-        ...
+    def kind(self) -> str:
+        """Return the kind of game these views show."""
+        return self.rules.kind
 
 
-SHEETS: dict[str, SheetView] = {}
-"""The view module of every registered game, by kind."""
+SHEETS: dict[str, SheetView[Any]] = {}
+"""The views of every registered game, by kind."""
 
 
-def register(sheet: SheetView) -> None:
-    """Add a game's views; a kind has one view module."""
-    known = SHEETS.get(sheet.KIND)
+def register(sheet: SheetView[Any]) -> None:
+    """Add a game's views; a kind has one sheet."""
+    known = SHEETS.get(sheet.kind)
     if known is not None and known is not sheet:
-        raise ValueError(f"two view modules show {sheet.KIND!r}")
-    SHEETS[sheet.KIND] = sheet
+        raise ValueError(f"two sheets show {sheet.kind!r}")
+    SHEETS[sheet.kind] = sheet
 
 
-def sheet_of(kind: str) -> SheetView:
+def sheet_of(kind: str) -> SheetView[Any]:
     """Return the views of a kind of game (a stored game's kind always has them)."""
     return SHEETS[kind]
 
@@ -131,7 +119,7 @@ def _sheet(
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
-    layout = views.lay_out(game, now.table)
+    layout = views.lay_out(game, views.rules.typed(now.table))
     context = {
         **game_context(game, viewer),
         **sheet_context(game, viewer, layout.board, problems),
@@ -141,7 +129,7 @@ def _sheet(
         "players": list(game.player_names),
         "refused_at": refused_at,
     }
-    return f"{views.FOLDER}/sheet.html", context
+    return f"{views.folder}/sheet.html", context
 
 
 def render(
@@ -160,7 +148,8 @@ def live_part(game: Game, viewer: Viewer, state: Folded) -> str:
 
 def scoreboard(game: Game) -> Scoreboard:
     """Return the game's points in the shape the chart, the CSV and the share text read."""
-    return sheet_of(game.kind).lay_out(game, folded(game).table).board
+    views = sheet_of(game.kind)
+    return views.lay_out(game, views.rules.typed(folded(game).table)).board
 
 
 # --- Changes in words ----------------------------------------------------------------------------
@@ -195,12 +184,13 @@ def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
         return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
     if kind == REMATCH:
         return str(gettext("Rematch started"))
-    return sheet_of(game.kind).describe_event(kind, payload)
+    return sheet_of(game.kind).describe(kind, payload)
 
 
 def describe_history(game: Game) -> list[HistoryEntry]:
     """Return the game's events in words, newest first, marking those an undo took back."""
-    undone = {event.payload.get("event") for event in game.events if event.kind == UNDO}
+    events = stored_events(game)
+    undone = {event.payload.get("event") for event in events if event.kind == UNDO}
     entries = [
         HistoryEntry(
             seq=event.seq,
@@ -209,7 +199,7 @@ def describe_history(game: Game) -> list[HistoryEntry]:
             undone=event.seq in undone,
             undo=event.kind == UNDO,
         )
-        for event in game.events
+        for event in events
     ]
     return list(reversed(entries))
 

@@ -14,7 +14,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from models import Folded, Game, KeyReusedError, append_events, folded
-from rules.history import TableEvent
+from rules.games import TableEvent
 from rules.problems import Illegal, Problem
 from views.live import shared_sheet
 from views.sheets import render

@@ -25,7 +25,8 @@ from rules.auruxxx.score import (
     hand_problems,
     pass_problems,
 )
-from rules.history import Change, Stages, TableEvent, finished, payload, player, position
+from rules.games import Change, TableEvent
+from rules.history import Stages, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 
 EVENT_KINDS = ("pass", "happy_man", "finish", "hand", "correct_round")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules.history import UNDO, Change, Stages, TableEvent, effective, finished, payload, player, position
+from rules.games import Change, TableEvent
+from rules.history import UNDO, Stages, effective, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 from rules.twelve_days.record import read_card, read_day, read_hand
 from rules.twelve_days.score import (

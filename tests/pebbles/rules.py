@@ -1,7 +1,7 @@
 """The rules of Pebbles: two rounds, whoever wins a round takes a pebble, most pebbles win.
 
 One module plays the part of a game's package under ``rules/``: its score, its part of the
-record, its fold, and the module-level names of ``rules.games.GameRules``.
+record, its fold, and ``PEBBLES``, its entry in the registry (``rules.games.GameRules``).
 
     {"game": "pebbles", "players": ["Anna", "Ben"], "rounds": [{"winner": "Ben"}]}
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rules.games import JSON
-from rules.history import Change, Stages, TableEvent, payload, player, position
+from rules.games import JSON, Change, GameRules, TableEvent
+from rules.history import Stages, payload, player, position
 from rules.problems import N_, Illegal, Problem, at, problem
 from rules.record import Reader, json_type, read_players
 
@@ -129,3 +129,20 @@ def fold(start: Game, events: Sequence[TableEvent]) -> PebblesTable:
         position(at(place, "round"), content["round"], current, ROUNDS_SAY, ROUNDS)
         winners.append(player(at(place, "player"), content["player"], start.players))
     return PebblesTable(game=Game(players=start.players, winners=tuple(winners)))
+
+
+PEBBLES: GameRules[Game, PebblesTable] = GameRules(
+    kind=KIND,
+    title=TITLE,
+    setup_keys=SETUP_KEYS,
+    game_type=Game,
+    table_type=PebblesTable,
+    parse=parse,
+    serialise=serialise,
+    result=result,
+    problems=problems,
+    stages=stages,
+    split_open=split_open,
+    fold=fold,
+)
+"""Pebbles, as the registry knows it."""

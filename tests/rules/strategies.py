@@ -8,8 +8,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rules import auruxxx, record, twelve_days
-from rules.history import TableEvent
+from rules import record
+from rules.auruxxx import score as auruxxx
+from rules.twelve_days import score as twelve_days
+from rules.games import TableEvent
 
 Record = dict[str, Any]
 """A decoded game record (the record format's JSON)."""

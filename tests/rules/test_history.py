@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from rules import history, record
-from rules.games import Table
+from rules.games import Table, TableEvent
 from rules.auruxxx.history import AuruxxxTable
-from rules.history import TableEvent
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.record import read_day
 from rules.problems import Illegal

@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import auruxxx, history, record, twelve_days
+from rules import history, record
+from rules.auruxxx import score as auruxxx
+from rules.twelve_days import score as twelve_days
 from rules.problems import Illegal
 from rules.twelve_days.history import TwelveDaysTable
 from tests.rules.strategies import (

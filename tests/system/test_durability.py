@@ -17,7 +17,8 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from models import Event, Game
-from rules.history import TableEvent, fold
+from rules.games import TableEvent
+from rules.history import fold
 from tests.servers import GunicornServer
 from tests.system.phones import Phone, new_auruxxx_game
 

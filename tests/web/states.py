@@ -14,8 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from models import CardTable, Event, Game, Player, db
-from rules import auruxxx, twelve_days
+from models import CardTable, Event, Game, Player, db, stored_events
+from rules.auruxxx import score as auruxxx
+from rules.twelve_days import score as twelve_days
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 
@@ -148,15 +149,13 @@ def clone(app: Flask, game_id: int) -> Tokens:
         assert original is not None
         copy = Game(
             kind=original.kind,
-            variant=original.variant,
-            house_rules=dict(original.house_rules),
-            first_dealer=original.first_dealer,
+            options=dict(original.options),
             card_table=CardTable(),
         )
         copy.players = [Player(seat=player.seat, name=player.name) for player in original.players]
         db.session.add(copy)
         db.session.flush()
-        for event in original.events:
+        for event in stored_events(original):
             db.session.add(
                 Event(
                     game_id=copy.id,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,24 +106,29 @@ def test_a_game_is_known_only_while_it_is_registered() -> None:
 # --- No shared module names a game ----------------------------------------------------------------
 
 
+def folder_of(module: str) -> Path:
+    """Return the folder of the package a module belongs to: a game's own folder."""
+    return Path(str(sys.modules[module].__file__)).parent
+
+
 def game_words() -> set[str]:
-    """Return every name a registered game goes by in code: its kind, its packages, modules and template folders."""
+    """Return every name a registered game goes by in code: its kind, its packages and its template folder."""
     words: set[str] = set()
     for kind, rules in games.GAMES.items():
-        words |= {kind, rules.__name__.rpartition(".")[2]}
+        words |= {kind, folder_of(rules.game_type.__module__).name}
     for sheet in sheets.SHEETS.values():
-        words |= {sheet.__name__.rpartition(".")[2], sheet.FOLDER}
+        words |= {folder_of(sheet.blueprint.import_name).name, sheet.folder}
     return words
 
 
 def game_files() -> set[Path]:
-    """Return what belongs to one game: its rules package, its view module, its template folder, and the two registry lines."""
+    """Return what belongs to one game: its rules and views packages, its template folder, and the two registry lines."""
     owned = {ROOT / "rules" / "__init__.py", ROOT / "views" / "__init__.py"}
     for rules in games.GAMES.values():
-        owned |= set(Path(str(rules.__file__)).parent.rglob("*"))
+        owned |= set(folder_of(rules.game_type.__module__).rglob("*"))
     for sheet in sheets.SHEETS.values():
-        owned.add(Path(str(sheet.__file__)))
-        owned |= set((ROOT / "templates" / sheet.FOLDER).rglob("*"))
+        owned |= set(folder_of(sheet.blueprint.import_name).rglob("*"))
+        owned |= set((ROOT / "templates" / sheet.folder).rglob("*"))
     return owned
 
 
@@ -158,7 +164,7 @@ def code_names(source: str) -> Iterator[str]:
 def test_no_shared_python_module_names_a_game() -> None:
     """The record, the history, the models, the shared views and the FAQ find a game in the registry, never by name."""
     words = game_words()
-    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "faq/*.py")
+    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "faq/*.py", "live/*.py", "infra/*.py")
     assert ROOT / "rules" / "record.py" in modules and ROOT / "views" / "games.py" in modules
     for path in modules:
         named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if word in name.lower()}

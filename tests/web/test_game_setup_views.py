@@ -35,7 +35,7 @@ def stored_game(app: Flask, token: str) -> tuple[str, tuple[str, ...], dict[str,
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return game.kind, game.player_names, dict(game.house_rules), game.first_dealer, game.previous_id
+        return game.kind, game.player_names, dict(game.options["house_rules"]), game.options["first_dealer"], game.previous_id
 
 
 def problems(response: TestResponse) -> list[str]:
@@ -283,7 +283,7 @@ def test_start_twelve_days_stores_the_variant(plain_app: Flask, plain_client: Fl
     assert response.status_code == 303
     with plain_app.app_context():
         game = db.session.scalar(select(Game))
-        assert game is not None and (game.kind, game.variant) == ("12days", "8players")
+        assert game is not None and (game.kind, game.options) == ("12days", {"variant": "8players"})
 
 
 # --- Refusals ------------------------------------------------------------------------------
