@@ -94,6 +94,38 @@ def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
     assert rematch.status_code == 303 and pebbles_shown(client, token_of(rematch)) == [0, 0, 0]
 
 
+def test_a_third_game_brings_its_options_keypad_and_correction_through_the_shared_flows(pebbles_app: Flask) -> None:
+    """Its option on the new-game form, its keypad (with another phone saving first) and its correction, from its own files."""
+    client, other_phone = pebbles_app.test_client(), pebbles_app.test_client()
+    form = client.get("/new/pebbles", headers=EN).get_data(as_text=True)
+    assert 'name="length" value="2"' in form and 'name="length" value="3"' in form
+    token = token_of(client.post("/new/pebbles", data={"player": PLAYERS, "length": "3", "action": "start"}, headers=EN))
+    for round_index, winner in enumerate(["Ben", "Ben", "Cleo"]):
+        assert take(client, token, round_index, winner).status_code == 303
+    assert client.get(f"/g/{token}/record.json").get_json()["length"] == 3
+
+    keypad = client.get(f"/g/{token}/stones/0", headers=EN)
+    assert keypad.status_code == 200 and '<output class="stones-count">0</output>' in keypad.get_data(as_text=True)
+    seen = re.search(r'name="seen" value="(\d+)"', keypad.get_data(as_text=True))
+    assert seen is not None
+    more = client.post(f"/g/{token}/stones/0", data={"stones": "0", "seen": seen[1], "action": "more"}, headers=EN)
+    assert '<output class="stones-count">1</output>' in more.get_data(as_text=True)
+    assert other_phone.post(f"/g/{token}/stones/0", data={"stones": "4", "action": "save"}).status_code == 303
+    clash = client.post(f"/g/{token}/stones/0", data={"stones": "1", "seen": seen[1], "action": "save"}, headers=EN)
+    assert clash.status_code == 409 and "Another phone saved 4 stones for Anna." in clash.get_data(as_text=True)
+    assert client.post(f"/g/{token}/stones/0", data={"stones": "1", "action": "discard"}).status_code == 303
+    assert pebbles_shown(client, token) == [4, 2, 1]
+
+    correction = client.get(f"/g/{token}/pebbles/3/correct", headers=EN).get_data(as_text=True)
+    version = re.search(r'name="seen" value="(\d+)"', correction)
+    assert version is not None and 'value="Cleo" checked' in correction
+    assert client.post(f"/g/{token}/pebbles/3/correct", data={"seen": version[1], "winner": "Anna"}).status_code == 303
+    assert pebbles_shown(client, token) == [5, 2, 0]
+    assert "Round 3 corrected" in client.get(f"/g/{token}/history").get_data(as_text=True)
+    rematch = client.post(f"/g/{token}/rematch")
+    assert client.get(f"/g/{token_of(rematch)}/record.json").get_json()["length"] == 3, "a rematch keeps the options"
+
+
 def test_a_game_is_known_only_while_it_is_registered() -> None:
     """Without its registration Pebbles is no game: the record names the games there are."""
     raw = {"game": "pebbles", "players": PLAYERS, "rounds": [{"winner": "Ben"}]}
