@@ -116,7 +116,7 @@ def start_game(page: Page, base: str, players: list[str], *, dealer: int = 0, sh
 
 def crossed(page: Page, seat: int) -> Locator:
     """Return the crossed boxes of a seat in the current round that the server counted (not those still waiting)."""
-    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed:not(.pending)")
+    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed")
 
 
 def pass_cross(page: Page, seat: int, times: int = 1) -> None:

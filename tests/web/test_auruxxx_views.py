@@ -735,8 +735,8 @@ def test_rematch_starts_the_same_table_again_with_the_deal_moved_on(plain_app: F
         new = db.session.scalar(select(Game).where(Game.token == new_token))
         assert old is not None and new is not None
         assert new.player_names == old.player_names == ("Anna", "Ben", "Cleo", "Dora")
-        assert new.house_rules == old.house_rules and new.house_rules["rounding"] == "ceil"
-        assert (old.first_dealer, new.first_dealer) == (2, (2 + 3) % 4)
+        assert new.options["house_rules"] == old.options["house_rules"] and new.options["house_rules"]["rounding"] == "ceil"
+        assert (old.options["first_dealer"], new.options["first_dealer"]) == (2, (2 + 3) % 4)
         assert new.previous_id == old.id
         assert stored_events(new) == []
         watch_old = old.read_token

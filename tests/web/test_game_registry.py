@@ -154,13 +154,14 @@ def game_words() -> set[str]:
 
 
 def game_files() -> set[Path]:
-    """Return what belongs to one game: its rules and views packages, its template folder, and the two registry lines."""
+    """Return what belongs to one game: its rules and views packages, its template and static folders, and the two registry lines."""
     owned = {ROOT / "rules" / "__init__.py", ROOT / "views" / "__init__.py"}
     for rules in games.GAMES.values():
         owned |= set(folder_of(rules.game_type.__module__).rglob("*"))
     for sheet in sheets.SHEETS.values():
         owned |= set(folder_of(sheet.blueprint.import_name).rglob("*"))
         owned |= set((ROOT / "templates" / sheet.folder).rglob("*"))
+        owned |= set((ROOT / "static" / sheet.folder).rglob("*"))
     return owned
 
 
@@ -203,11 +204,12 @@ def test_no_shared_python_module_names_a_game() -> None:
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
-def test_no_shared_template_or_script_names_a_game() -> None:
-    """The shared templates, the app's script and the service worker take the games from the server."""
+def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
+    """The shared templates, scripts and stylesheets take the games from the server; each game's styles are in its own folder."""
     words = game_words()
-    files = shared_files("templates/**/*.html", "static/*.js", "static/js/*.js")
+    files = shared_files("templates/**/*.html", "static/*.js", "static/js/*.js", "static/css/*.css")
     assert ROOT / "static" / "sw.js" in files and ROOT / "templates" / "games" / "new.html" in files
+    assert ROOT / "static" / "css" / "app.css" in files
     for path in files:
         text = path.read_text(encoding="utf-8").lower()
         named = {word for word in words if word in text}
