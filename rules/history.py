@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import record
-from rules.games import JSON, Table, rules_of
+from rules.games import Table, rules_of
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, at, problem
 
 UNDO = "undo"

@@ -17,7 +17,8 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
-from rules.games import JSON, find_game, kinds, rules_of
+from rules.games import find_game, kinds, rules_of
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, Param, Problem, at, problem, quoted, readable
 
 MAX_NAME_LENGTH = 40
@@ -45,9 +46,11 @@ class Reader:
         """Note a problem: a template marked with ``N_`` and the values for its placeholders."""
         self.problems.append(problem(place, template, **params))
 
-    def object(self, place: str, value: JSON, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, JSON] | None:
+    def object(
+        self, place: str, value: JSON | Mapping[str, JSON], *, required: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> Mapping[str, JSON] | None:
         """Return an object whose keys are all known and whose required keys are present."""
-        if not isinstance(value, dict):
+        if not isinstance(value, Mapping):
             self.fail(place or "record", N_("must be an object (got {got})"), got=json_type(value))
             return None
         for key in value:
@@ -334,6 +337,21 @@ def setup(game: object) -> dict[str, JSON]:
     """
     keys = ("game", "players", *rules_of(game).SETUP_KEYS)
     return {key: value for key, value in serialise(game).items() if key in keys}
+
+
+def player_names(setup: Mapping[str, JSON]) -> tuple[str, ...]:
+    """Return the players of a setup the rules have read, in seating order; anything else is a caller's mistake.
+
+    >>> player_names(setup(parse({"game": "auruxxx", "players": ["Anna", "Ben"]})))
+    ('Anna', 'Ben')
+    """
+    players = setup.get("players")
+    if not isinstance(players, list):
+        raise ValueError("players: not a setup the rules have read")
+    names = tuple(name for name in players if isinstance(name, str))
+    if not names or len(names) != len(players):
+        raise ValueError("players: not a setup the rules have read")
+    return names
 
 
 def scored(game: object) -> dict[str, JSON]:

@@ -25,7 +25,7 @@ from rules.auruxxx.score import (
     player_count_problems,
     score_game,
 )
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.points import to_json_number
 from rules.problems import N_, Illegal, at
 from rules.record import Reader, json_type, read_players

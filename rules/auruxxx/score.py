@@ -371,7 +371,7 @@ def retyped_hand(round_: Round, player: str, points: int, house_rules: HouseRule
 # --- What is legal -----------------------------------------------------------------------
 
 
-def player_count_problems(players: Sequence[str]) -> list[Problem]:
+def player_count_problems(players: Sequence[object]) -> list[Problem]:
     """Return a problem unless 2–6 players sit at the table."""
     if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return []

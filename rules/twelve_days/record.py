@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, at
 from rules.record import Reader, json_type, read_players, shorten
 from rules.twelve_days.score import (

@@ -445,7 +445,7 @@ def hands_problems(hands: Mapping[str, Sequence[Card]], players: Sequence[str], 
     return problems
 
 
-def playerdeck_count_problems(players: Sequence[str], variant: Variant) -> list[Problem]:
+def playerdeck_count_problems(players: Sequence[object], variant: Variant) -> list[Problem]:
     """Return a problem unless the variant can be played by this many players."""
     if variant.min_players <= len(players) <= variant.max_players:
         return []
