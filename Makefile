@@ -16,7 +16,7 @@ VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBO
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium postgresql rsvg-convert faq-eval bench
+.PHONY: run test messages chromium postgresql rsvg-convert icu faq-eval bench
 
 run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 	$(FLASK) db upgrade
@@ -26,7 +26,7 @@ test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-$(RUNTIME_STAMP): requirements.txt
+$(RUNTIME_STAMP): requirements.txt | icu
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
@@ -73,6 +73,13 @@ chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
+	fi
+
+# PyICU (Unicode's confusables skeleton for player names, UTS #39) is built against the system's ICU.
+icu:
+	@if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y libicu-dev pkg-config g++; \
 	fi
 
 rsvg-convert:

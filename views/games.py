@@ -79,8 +79,7 @@ class NewGameForm:
         verb, _, argument = action.partition(":")
         if verb == "add":
             name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
-            seated = {record.same_name_key(seated) for seated in self.names if seated}
-            if name and record.same_name_key(name) not in seated and "" in self.names:
+            if name and record.same_name_as(name, self.players) is None and "" in self.names:
                 self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
