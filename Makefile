@@ -96,12 +96,13 @@ postgresql:
 	fi
 
 # Live sheets at scale (K tables x 5 phones on SQLite and PostgreSQL), two Chromium phones,
-# tap cost as the database grows, and the FAQ search latency: every figure against a floor of the same run.
+# tap cost as the database grows, the FAQ search latency, and `score` on 10 MB records: every figure against a floor of the same run.
 bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/growth.py
 	$(BIN)/python bench/faq.py --latency
+	$(BIN)/python bench/records.py
 
 # Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.
 faq-eval: $(DEV_STAMP)
