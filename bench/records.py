@@ -3,10 +3,12 @@
     .venv/bin/python bench/records.py
     .venv/bin/python bench/records.py --runs 9 --megabytes 10
 
-Three records of about 10 MB each, answered by the ``score`` command itself (its click
+Four records of about 10 MB each, answered by the ``score`` command itself (its click
 command, standard input to standard output, in this process):
 
 - many rounds: the AURUXXX example's round again and again (refused by their number);
+- many rounds and a NaN: the same with ``"result": NaN`` at the end (refused where it stands,
+  which walks the whole record for places);
 - many strangers: one round whose pass crosses name a stranger after another (refused, the
   answer cut to 50 lines);
 - a long result: a legal record carrying a 10 MB ``result`` (ignored, recomputed, printed).
@@ -49,6 +51,11 @@ def many_rounds(size: int) -> bytes:
     return json.dumps({"game": "auruxxx", "players": PLAYERS, "rounds": [ROUND] * count}).encode()
 
 
+def many_rounds_and_a_nan(size: int) -> bytes:
+    """Return the record of many rounds with a ``result`` strict JSON does not allow, at its very end."""
+    return many_rounds(size)[:-1] + b', "result": NaN}'
+
+
 def many_strangers(size: int) -> bytes:
     """Return a record whose one round gives pass crosses to strangers until it is ``size`` bytes long."""
     count = size // len(json.dumps({"p000000": 1}))
@@ -79,7 +86,13 @@ def main() -> int:
     runner = CliRunner()
     print(f"\n`score` on records of {args.megabytes:g} MB (medians of {args.runs} runs, each beside a json.loads of the same bytes)")
     worst = 0.0
-    for name, build in (("many rounds", many_rounds), ("many strangers", many_strangers), ("a long result", long_result)):
+    records = (
+        ("many rounds", many_rounds),
+        ("and a NaN", many_rounds_and_a_nan),
+        ("many strangers", many_strangers),
+        ("a long result", long_result),
+    )
+    for name, build in records:
         text = build(size)
         outcome = runner.invoke(score_command, ["-"], input=text)
         lines = len(outcome.stderr.splitlines()) if outcome.exit_code == 2 else len(outcome.stdout.splitlines())

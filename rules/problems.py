@@ -187,14 +187,14 @@ def at(place: str, key: str | int) -> str:
     'players'
     >>> at("hands", "x" * 60)
     'hands.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'
-    >>> at("rounds[0].passes", ""), at("", "\\u200b")
-    ('rounds[0].passes[""]', 'record["\\\\u200b"]')
+    >>> at("rounds[0].passes", ""), at("", "\\u200b"), at("", 0)
+    ('rounds[0].passes[""]', 'record["\\\\u200b"]', 'record[0]')
 
     A key from an untrusted record is cut and escaped like any text a message repeats; a key
     with nothing visible in it is written in quotes, so the place still shows.
     """
     if isinstance(key, int):
-        return f"{place}[{key}]"
+        return f"{place or 'record'}[{key}]"
     if _INVISIBLE.containsAll(key):
         return f"{place or 'record'}[{quoted_key(key)}]"
     key = readable(key)

@@ -362,18 +362,22 @@ def _nested_too_deep(raw: JSON) -> bool:
 def _marked_problems(raw: JSON) -> Problems:
     """Return every key given twice in one object and every number strict JSON does not have, each at its place."""
     found = Problems()
-    stack: list[tuple[str, JSON | _NotANumber]] = [("", raw)]
+    stack: list[tuple[str, str | int | None, JSON | _NotANumber]] = [("", None, raw)]
     while stack:
-        place, value = stack.pop()
+        outer, key, value = stack.pop()
+        if not isinstance(value, (dict, list, _NotANumber)):
+            continue
+        place = outer if key is None else at(outer, key)
         if isinstance(value, _NotANumber):
-            found.add(problem(place or "record", N_("{number} is not a JSON number"), number=value.written))
+            found.note(place or "record", N_("{number} is not a JSON number"), number=value.written)
             continue
         if isinstance(value, _Repeated):
-            found.extend(problem(at(place, key), N_("is given twice in one object")) for key in value.repeated)
+            for repeated in value.repeated:
+                found.note(at(place, repeated), N_("is given twice in one object"))
         if isinstance(value, dict):
-            stack += [(at(place, key), item) for key, item in reversed(value.items())]
-        elif isinstance(value, list):
-            stack += [(at(place, index), item) for index, item in reversed(list(enumerate(value)))]
+            stack += [(place, inner_key, item) for inner_key, item in reversed(value.items())]
+        else:
+            stack += [(place, index, item) for index, item in reversed(list(enumerate(value)))]
     return found
 
 
