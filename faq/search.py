@@ -36,10 +36,10 @@ from faq.vocabulary import Vocabulary, load_vocabularies
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
 answer, the details, and the parts of the compounds it uses."""
-WEIGHTS = {"question": 3.0, "asked": 3.0, "keywords": 2.0, "answer": 1.5, "details": 0.5, "parts": 0.5}
+WEIGHTS = {"question": 3.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
-COVERAGE = 1.0
+COVERAGE = 2.0
 """How much an entry is raised when its title fields hold all of the question's words."""
 K1, B = 1.2, 0.75
 """bm25's term saturation and length normalisation."""

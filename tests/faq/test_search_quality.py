@@ -79,6 +79,18 @@ def test_held_out_questions_are_new_not_tuning_questions_reworded() -> None:
         assert fuzz.token_set_ratio(q.q.lower(), alike) < MAX_LIKENESS, (q.q, alike)
 
 
+@pytest.mark.parametrize("path", [TUNING, HELD_OUT], ids=["tuning", "held-out"])
+def test_no_paraphrase_copies_a_question_the_search_is_measured_on(path: Path) -> None:
+    """Paraphrases are written from the entries' meaning: one that is a question of a set reworded would teach the set."""
+    asked: dict[tuple[str, str], list[str]] = {}
+    for q in questions(path):
+        asked.setdefault((q.game, q.lang), []).append(q.q.lower())
+    for e in load():
+        for paraphrase in e.asked:
+            alike = max(asked[(e.game, e.lang)], key=lambda other: fuzz.token_set_ratio(paraphrase.lower(), other))
+            assert fuzz.token_set_ratio(paraphrase.lower(), alike) < MAX_LIKENESS, (e.id, paraphrase, alike)
+
+
 def misses(asked: list[Question], index: Index) -> str:
     """Return the questions whose answer is not first, for the failure report."""
     return "\n".join(f"{o.question.q!r}: want {o.question.expect}, got {o.found}"
