@@ -30,7 +30,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from faq.content import CONTENT, LANGUAGES, Entry
-from faq.tokens import stem
+from faq.tokens import WORD, stem
 from faq.vocabulary import Vocabulary, load_vocabularies
 
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
@@ -111,13 +111,14 @@ class Section:
         self.game, self.lang = vocabulary.game, vocabulary.lang
         self.entries = list(entries)
         fold = vocabulary.folding
-        texts = [
-            {"question": e.question, "asked": " ".join(e.asked), "keywords": " ".join(e.keywords), "answer": e.answer,
-             "details": e.details}
+        meaningful = vocabulary.meaningful
+        folded = [
+            {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join(e.keywords)),
+             "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
             for e in self.entries
         ]
-        used = sorted({w for text in texts for value in text.values() for w in fold.words(value) if vocabulary.meaningful(w)}
-                      | {w for group in vocabulary.groups for w in group})
+        words = [{name: [w for w in WORD.findall(text) if meaningful(w)] for name, text in entry.items()} for entry in folded]
+        used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
         lexicon = {word: vocabulary.term(word) for word in used}
         lexicon.update({form: digits for form, digits in fold.numbers.items() if form not in lexicon})
         lexicon.update({own: term for word, term in list(lexicon.items()) if (own := stem(word, self.lang)) not in lexicon})
@@ -129,17 +130,20 @@ class Section:
             for variant in variants(key):
                 self._by_variant[variant].append(key)
         fields: list[dict[str, list[str]]] = []
-        for text in texts:
-            terms = {name: vocabulary.terms(value) for name, value in text.items()}
-            words = [w for value in text.values() for w in fold.words(value) if vocabulary.meaningful(w)]
-            terms["parts"] = [term for word in words for term in self.split(word)]
+        for entry in words:
+            terms = {name: [lexicon[w] for w in found] for name, found in entry.items()}
+            terms["parts"] = [term for found in entry.values() for word in found for term in self.split(word)]
             fields.append(terms)
         self.postings = self._weigh(fields)
         """Each term's weight in each entry that holds it, by the entry's position."""
-        self.titles = {term: sorted({at for at, f in enumerate(fields) if any(term in f[name] for name in TITLE)})
-                       for term in self.postings}
+        titled: dict[str, set[int]] = defaultdict(set)
+        for at, f in enumerate(fields):
+            for name in TITLE:
+                for term in f[name]:
+                    titled[term].add(at)
+        self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
-        self.looks = [fold.fold(" ".join((e.question, *e.asked))) for e in self.entries]
+        self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
         """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
 
     @staticmethod
