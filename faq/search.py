@@ -11,9 +11,9 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    entries splits into. A word the lexicon lacks stands for the known words it begins (a word
    still being typed), the known word it extends by an ending, the two known words it is
    compounded of, and the known words one typo away, each a little less sure than a known word.
-3. Add up each entry's weight for the best term of every word: the weights are each field's
-   bm25 (question, paraphrases, keywords, answer, details), computed here. An entry whose
-   question or paraphrases hold more of the words is raised.
+3. Add up each entry's weight for the best term of every word: the weights are BM25F over the
+   entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
+   whose question or paraphrases hold more of the words is raised.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -36,14 +36,14 @@ from faq.vocabulary import Vocabulary, load_vocabularies
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
 answer, the details, and the parts of the compounds it uses."""
-WEIGHTS = {"question": 3.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
+WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
 COVERAGE = 2.0
 """How much an entry is raised when its title fields hold all of the question's words."""
-K1, B = 1.2, 0.75
-"""bm25's term saturation and length normalisation."""
-SURE = {"known": 1.0, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
+K1, B = 25.0, 0.5
+"""BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
+SURE = {"known": 1.0, "number": 0.7, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
 """How sure a term stands for a word, by how it was found."""
 MIN_TYPO_LENGTH = 4
 """Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
@@ -53,10 +53,14 @@ MIN_STEM_LENGTH = 4
 """The shortest known word an unknown longer word may be cut back to."""
 MAX_ENDING = 3
 """The most letters cut from an unknown word to reach a known one ("rausgehn" to "rausgeh")."""
+MIN_HALF = 2
+"""The shortest half of a misspelt word split in two ("hapy man")."""
 MIN_PART = 3
 """The shortest part of a compound word."""
 LINKS = ("", "s", "n", "en", "es")
 """What German writes between the parts of a compound: Tag-es-karte, Runde-n-ende."""
+PARTICIPLE = "ge"
+"""German's participle prefix, which the stemmer keeps: "getauscht" is "tauscht" done, cut back to "tausch"."""
 NEAREST = 3
 """How many entries a question that matches nothing still gets."""
 PLACES = 4
@@ -148,19 +152,25 @@ class Section:
 
     @staticmethod
     def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
-        """Return every term's weight per entry: the sum over the fields of each field's weight times its bm25."""
+        """Return every term's weight per entry by BM25F: the fields' weighted, length-normalised counts added, then saturated once.
+
+        An entry that names a word in its question, its paraphrases and its answer is about it,
+        but not three times as much as one that names it once in its question.
+        """
         count = len(fields) or 1
-        weights: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
-        for name in FIELDS:
-            average = sum(len(f[name]) for f in fields) / count or 1.0
-            frequency = Counter(term for f in fields for term in set(f[name]))
-            for at, f in enumerate(fields):
-                length = len(f[name])
+        averages = {name: sum(len(f[name]) for f in fields) / count or 1.0 for name in FIELDS}
+        frequency = Counter(term for f in fields for term in {t for name in FIELDS for t in f[name]})
+        weights: dict[str, dict[int, float]] = defaultdict(dict)
+        for at, f in enumerate(fields):
+            counted: dict[str, float] = defaultdict(float)
+            for name in FIELDS:
+                norm = 1 - B + B * len(f[name]) / averages[name]
                 for term, times in Counter(f[name]).items():
-                    rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
-                    saturation = times * (K1 + 1) / (times + K1 * (1 - B + B * length / average))
-                    weights[term][at] += WEIGHTS[name] * rarity * saturation
-        return {term: {at: round(weight, PLACES) for at, weight in sorted(found.items())} for term, found in weights.items()}
+                    counted[term] += WEIGHTS[name] * times / norm
+            for term, mentions in counted.items():
+                rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
+                weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
+        return {term: dict(sorted(found.items())) for term, found in weights.items()}
 
     def split(self, word: str) -> list[str]:
         """Return the terms of the two known words a compound is made of (Handkarten: Hand, Karte), or none.
@@ -200,7 +210,7 @@ class Section:
     def resolve(self, word: str) -> list[Group]:
         """Return the groups of terms one query word stands for: one group, or two for a compound's parts."""
         if word in self.lexicon:
-            return [((self.lexicon[word], SURE["known"]),)]
+            return [((self.lexicon[word], SURE["number"] if word.isdigit() else SURE["known"]),)]
         found: dict[str, float] = {}
 
         def add(term: str, sure: float) -> None:
@@ -209,11 +219,15 @@ class Section:
         completions = self._completions(word)
         for key in completions:
             add(self.lexicon[key], SURE["prefix"])
-        if not completions:
-            for cut in range(len(word) - 1, max(MIN_STEM_LENGTH, len(word) - MAX_ENDING) - 1, -1):
-                if word[:cut] in self.lexicon:
-                    add(self.lexicon[word[:cut]], SURE["ending"])
-                    break
+        bare = word[len(PARTICIPLE):] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
+        if bare in self.lexicon:
+            add(self.lexicon[bare], SURE["ending"])
+        elif not completions:
+            for stem_of in (word, bare) if len(bare) > MIN_STEM_LENGTH else (word,):
+                for cut in range(len(stem_of) - 1, max(MIN_STEM_LENGTH, len(stem_of) - MAX_ENDING) - 1, -1):
+                    if stem_of[:cut] in self.lexicon:
+                        add(self.lexicon[stem_of[:cut]], SURE["ending"])
+                        break
         for key in self._typos(word):
             if not completions or key.startswith(word):
                 add(self.lexicon[key], SURE["typo"])
@@ -228,15 +242,17 @@ class Section:
 
         Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
         is joined when it is a known word, or one typo from one while either half is unknown
-        (letters only: "eine 7" is no misspelt word).
+        (letters only, and no lone letter: "eine 7" or "i refill" is no misspelt word). Two
+        numbers stay two: "3 6" are three sixes, not 36.
         """
         meaningful = self.vocabulary.meaningful
         out: list[str] = []
         at = 0
         while at < len(asked):
             pair = asked[at] + asked[at + 1] if at + 1 < len(asked) else ""
-            worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1]))
-            misspelt = pair.isalpha() and (asked[at] not in self.lexicon or asked[at + 1] not in self.lexicon)
+            worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1])) and not asked[at].isdigit() and not asked[at + 1].isdigit()
+            misspelt = (pair.isalpha() and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
+                        and (asked[at] not in self.lexicon or asked[at + 1] not in self.lexicon))
             if worth and (pair in self.lexicon or (misspelt and self._typos(pair))):
                 out.append(pair)
                 at += 2
@@ -259,18 +275,19 @@ class Section:
         """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""
         groups = self.groups(query)
         scores: dict[int, float] = defaultdict(float)
-        covered: dict[int, int] = defaultdict(int)
+        covered: dict[int, float] = defaultdict(float)
         for group in groups:
             best: dict[int, float] = {}
-            titled: set[int] = set()
+            titled: dict[int, float] = {}
             for term, sure in group:
                 for at, weight in self.postings.get(term, {}).items():
                     best[at] = max(best.get(at, 0.0), sure * weight)
-                titled.update(self.titles.get(term, ()))
+                for at in self.titles.get(term, ()):
+                    titled[at] = max(titled.get(at, 0.0), sure)
             for at, value in best.items():
                 scores[at] += value
-            for at in titled:
-                covered[at] += 1
+            for at, sure in titled.items():
+                covered[at] += sure
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
             ranked = [(score * (1 + COVERAGE * covered[at] / len(groups)), at) for at, score in scores.items()]
@@ -335,6 +352,6 @@ class Index:
         return {
             "sections": [section.offline() for section in self.sections.values()],
             "settings": {"sure": SURE, "coverage": COVERAGE, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
-                         "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART,
-                         "links": list(LINKS), "nearest": NEAREST},
+                         "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
+                         "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }

@@ -90,18 +90,23 @@
     // The groups of terms one query word stands for, each term with how sure it is, as Section.resolve.
     function resolve(word) {
       const sure = settings.sure;
-      if (lexicon.has(word)) return [[[lexicon.get(word), sure.known]]];
+      if (lexicon.has(word)) return [[[lexicon.get(word), /^[0-9]+$/.test(word) ? sure.number : sure.known]]];
       const found = new Map();
       const add = (term, value) => found.set(term, Math.max(found.get(term) || 0, value));
       const completions = word.length >= settings.minPrefix ? keys.filter((key) => key.startsWith(word)) : [];
       completions.forEach((key) => add(lexicon.get(key), sure.prefix));
-      if (!completions.length) {
-        for (let cut = word.length - 1; cut >= Math.max(settings.minStemLength, word.length - settings.maxEnding); cut -= 1) {
-          if (lexicon.has(word.slice(0, cut))) {
-            add(lexicon.get(word.slice(0, cut)), sure.ending);
-            break;
+      const bare = lang === "de" && word.startsWith(settings.participle) ? word.slice(settings.participle.length) : "";
+      if (lexicon.has(bare)) {
+        add(lexicon.get(bare), sure.ending);
+      } else if (!completions.length) {
+        (bare.length > settings.minStemLength ? [word, bare] : [word]).forEach((stem) => {
+          for (let cut = stem.length - 1; cut >= Math.max(settings.minStemLength, stem.length - settings.maxEnding); cut -= 1) {
+            if (lexicon.has(stem.slice(0, cut))) {
+              add(lexicon.get(stem.slice(0, cut)), sure.ending);
+              break;
+            }
           }
-        }
+        });
       }
       typos(word).filter((key) => !completions.length || key.startsWith(word)).forEach((key) => add(lexicon.get(key), sure.typo));
       const groups = found.size ? [[...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))] : [];
@@ -115,8 +120,9 @@
       let at = 0;
       while (at < asked.length) {
         const pair = at + 1 < asked.length ? asked[at] + asked[at + 1] : "";
-        const worth = pair !== "" && (meaningful(asked[at]) || meaningful(asked[at + 1]));
-        const misspelt = /^[a-z]+$/.test(pair) && (!lexicon.has(asked[at]) || !lexicon.has(asked[at + 1]));
+        const worth = pair !== "" && (meaningful(asked[at]) || meaningful(asked[at + 1])) && !/^[0-9]+$/.test(asked[at]) && !/^[0-9]+$/.test(asked[at + 1]);
+        const misspelt = /^[a-z]+$/.test(pair) && Math.min(asked[at].length, asked[at + 1].length) >= settings.minHalf
+          && (!lexicon.has(asked[at]) || !lexicon.has(asked[at + 1]));
         if (worth && (lexicon.has(pair) || (misspelt && typos(pair).length))) {
           out.push(pair);
           at += 2;
@@ -153,13 +159,13 @@
       const covered = new Map();
       asked.forEach((group) => {
         const best = new Map();
-        const titled = new Set();
+        const titled = new Map();
         group.forEach(([term, sure]) => {
           (section.postings[term] || []).forEach(([at, weight]) => best.set(at, Math.max(best.get(at) || 0, sure * weight)));
-          (section.titles[term] || []).forEach((at) => titled.add(at));
+          (section.titles[term] || []).forEach((at) => titled.set(at, Math.max(titled.get(at) || 0, sure)));
         });
         best.forEach((value, at) => scores.set(at, (scores.get(at) || 0) + value));
-        titled.forEach((at) => covered.set(at, (covered.get(at) || 0) + 1));
+        titled.forEach((sure, at) => covered.set(at, (covered.get(at) || 0) + sure));
       });
       let ranked;
       if (scores.size) {

@@ -85,7 +85,7 @@ def test_english_words_keep_their_ue() -> None:
 
 
 @pytest.mark.parametrize(("said", "digits"), [
-    ("drei Sechsen auf ne Sieben", "3 6 auf ne 7"), ("zwei Dreier", "2 3"), ("die Zehnen", "die 10"),
+    ("drei Sechsen auf ne Sieben", "gleiche 6 auf ne 7"), ("zwei Dreier", "gleiche 3"), ("die Zehnen", "die 10"),
     ("6er und 3ern", "6 und 3"), ("am dritten Tag", "am 3 tag"), ("zwölf", "12"),
 ])
 def test_german_number_words_and_card_names_become_digits(said: str, digits: str) -> None:
@@ -93,10 +93,17 @@ def test_german_number_words_and_card_names_become_digits(said: str, digits: str
 
 
 @pytest.mark.parametrize(("said", "digits"), [
-    ("three sevens", "3 7"), ("two 2s", "2 2"), ("five tens", "5 10"), ("sixes and ones", "6 and 1"), ("the twelfth day", "the 12 day"),
+    ("three sevens", "gleiche 7"), ("two 2s", "gleiche 2"), ("sixes and ones", "6 and 1"), ("the twelfth day", "the 12 day"),
 ])
 def test_english_number_words_and_card_names_become_digits(said: str, digits: str) -> None:
     assert fold(said, "en", game="12days") == digits
+
+
+def test_a_count_before_a_card_number_means_equal_cards_but_a_list_of_cards_does_not() -> None:
+    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "gleiche 3 und gleiche 5"
+    assert fold("three of us laid a ten", "en", game="12days") == "gleiche 3 of us laid a 10"
+    assert fold("3 5 8 und 10", game="12days") == "3 5 8 und 10"
+    assert "gleiche" not in fold("3, 3, 5 und 10", game="12days") and "gleiche" not in fold("3 5 8 10", "en", game="12days")
 
 
 def test_first_and_one_as_an_article_stay_words() -> None:
@@ -111,7 +118,7 @@ def test_number_words_find_what_the_entries_write_in_digits() -> None:
 
 
 def test_number_words_in_real_content_find_what_digits_find(real: Index) -> None:
-    assert terms(real, "drei Sechsen auf eine Sieben") == terms(real, "3 6er auf eine 7") == {"3", "6", "7"}
+    assert terms(real, "drei Sechsen auf eine Sieben") == terms(real, "3 6er auf eine 7") == {"gleiche", "6", "7"}
     assert ids(real, "drei Sechsen auf eine Sieben") == ids(real, "3 6er auf eine 7")
     assert ids(real, "four tens in my hand", game="12days", lang="en") == ids(real, "4 10s in my hand", game="12days", lang="en")
 
