@@ -22,9 +22,10 @@ run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 	$(FLASK) db upgrade
 	$(BIN)/python -m serving
 
+# The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
 test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 $(RUNTIME_STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
