@@ -105,6 +105,7 @@ bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/python bench/faq.py --latency
 	$(BIN)/python bench/records.py
 
-# Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.
+# Top-1 and top-3 hit rates of the FAQ search on the tuning set (tests/faq/questions.toml) and the
+# held-out set (tests/faq/heldout.toml), per game and language, with the kinds of question that miss.
 faq-eval: $(DEV_STAMP)
 	$(BIN)/python bench/faq.py --eval
