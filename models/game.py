@@ -10,6 +10,7 @@ from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueC
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from models.base import Base, UTCDateTime, utc_now
+from rules import json_value
 from rules.games import find_game
 
 NAME_MAX_LENGTH = 40
@@ -49,7 +50,7 @@ class Game(Base):
     read_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=new_token)
     """The read-only address, for a TV or onlookers: it shows the live sheet and changes nothing."""
     kind: Mapped[str] = mapped_column(String(16))
-    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    options: Mapped[dict[str, json_value.JSON]] = mapped_column(JSON, default=dict)
     """What the table chose when it started the game: the record's options (a variant, house rules) and
     whatever else the game's views keep (who dealt first), by name. Each game knows its own."""
     previous_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
@@ -82,19 +83,22 @@ class Game(Base):
         return find_game(kind).kind
 
     @property
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> dict[str, json_value.JSON]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
-        setup: dict[str, Any] = {"game": self.kind, "players": list(self.player_names)}
+        setup: dict[str, json_value.JSON] = {"game": self.kind, "players": list(self.player_names)}
         for key in find_game(self.kind).setup_keys:
             if key in self.options:
                 setup[key] = copy.deepcopy(self.options[key])
         return setup
 
     @classmethod
-    def from_setup(cls, setup: Mapping[str, Any], *, kept: Mapping[str, Any] | None = None, **fields: Any) -> "Game":
+    def from_setup(
+        cls, setup: Mapping[str, json_value.JSON], *, kept: Mapping[str, json_value.JSON] | None = None, **fields: Any
+    ) -> "Game":
         """Return a new game (players not yet seated) for a checked setup: its kind, its options and what its views ``kept``."""
-        options = {key: copy.deepcopy(setup[key]) for key in find_game(setup["game"]).setup_keys if key in setup}
-        return cls(kind=setup["game"], options={**options, **(kept or {})}, **fields)
+        kind = str(setup["game"])
+        options = {key: copy.deepcopy(setup[key]) for key in find_game(kind).setup_keys if key in setup}
+        return cls(kind=kind, options={**options, **(kept or {})}, **fields)
 
     def __repr__(self) -> str:
         """Show what kind of game this is without revealing its token."""

@@ -15,10 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from rules.json_value import JSON
 from rules.problems import Problem
-
-JSON = Any
-"""A value decoded from JSON: dict, list, str, int, float, bool or None."""
 
 G = TypeVar("G")
 """A game's typed record (its ``Game`` class)."""

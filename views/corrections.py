@@ -18,8 +18,9 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, StaleError, folded
-from rules.games import JSON, GameRules, TableEvent
+from rules.games import GameRules, TableEvent
 from rules.history import changed_since, finished_part
+from rules.json_value import JSON
 from views.forms import is_whole
 from views.render import game_page, go_to
 from views.taps import record_tap

@@ -19,8 +19,9 @@ from infra.extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, folded
 from models.event import add_first_events, append_event
 from rules import record
-from rules.games import JSON, Change, TableEvent
+from rules.games import Change, TableEvent
 from rules.history import UNDO, import_changes, superseded
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, Problem
 from views.addresses import open_to_edit, open_to_read
 from views.forms import is_whole
@@ -79,8 +80,7 @@ class NewGameForm:
         verb, _, argument = action.partition(":")
         if verb == "add":
             name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
-            seated = {record.same_name_key(seated) for seated in self.names if seated}
-            if name and record.same_name_key(name) not in seated and "" in self.names:
+            if name and record.same_name_as(name, self.players) is None and "" in self.names:
                 self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
@@ -94,10 +94,14 @@ class NewGameForm:
         elif verb == "clear":
             self.names[seat] = ""
 
+    @property
+    def players(self) -> list[str]:
+        """Return the names filled in, in seating order."""
+        return [name for name in self.names if name]
+
     def setup(self) -> dict[str, JSON]:
         """Return the game the form describes, as a record without rounds or days."""
-        players = [name for name in self.names if name]
-        return {"game": self.kind, "players": players, **self.views.setup_from_form(self.settings)}
+        return {"game": self.kind, "players": list[JSON](self.players), **self.views.setup_from_form(self.settings)}
 
     def first_dealer(self) -> int:
         """Return the dealer's position among the filled-in seats."""
@@ -106,7 +110,7 @@ class NewGameForm:
 
 
 def create_game(
-    setup: dict[str, Any], *, kept: Mapping[str, JSON] | None = None, previous: Game | None = None, changes: Sequence[Change] = ()
+    setup: Mapping[str, JSON], *, kept: Mapping[str, JSON] | None = None, previous: Game | None = None, changes: Sequence[Change] = ()
 ) -> Game:
     """Store a new game for a checked setup, with what its views keep of the new-game form and its first changes, in one transaction.
 
@@ -116,7 +120,7 @@ def create_game(
     """
     game = Game.from_setup(setup, kept=kept, previous_id=previous.id if previous else None)
     game.card_table = previous.card_table if previous else CardTable()
-    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
+    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(record.player_names(setup))]
     db.session.add(game)
     try:
         add_first_events(game, changes)
@@ -170,7 +174,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
         form.problems = [say(problem) for problem in illegal.problems]
         return _new_game_page(form, 422)
     game = create_game(setup, kept=form.views.seating(form.first_dealer()))
-    remember_names(setup["players"])
+    remember_names(form.players)
     return go_to(url_for("games.sheet", token=game.token), wants_fragment())
 
 

@@ -18,7 +18,8 @@ from flask import abort, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from models import Game, StaleError, folded
-from rules.games import JSON, GameRules, Table, TableEvent
+from rules.games import GameRules, Table, TableEvent
+from rules.json_value import JSON
 from rules.history import part_changed_since
 from views.drafts import draft_key, draft_of, drop_draft, keep_draft
 from views.forms import is_whole

@@ -19,8 +19,9 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, folded, stored_events
-from rules.games import JSON, GameRules, TableEvent
+from rules.games import GameRules, TableEvent
 from rules.history import IMPORT, REMATCH, UNDO, last_change
+from rules.json_value import JSON
 from views.render import game_context, page_or_fragment, rendered, sheet_context
 from views.scoreboard import Scoreboard
 from views.viewers import Viewer
@@ -174,6 +175,16 @@ class UndoOffer:
 
     seq: int
     text: str
+
+
+def counted_from_one(payload: Mapping[str, JSON], key: str) -> int:
+    """Return the round or day a stored change is about as the table counts it, from 1 (payloads count from 0).
+
+    >>> counted_from_one({"round": 2}, "round"), counted_from_one({}, "day")
+    (3, 1)
+    """
+    index = payload.get(key)
+    return index + 1 if isinstance(index, int) else 1
 
 
 def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:

@@ -7,7 +7,6 @@ import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, Response, redirect, request, url_for
 from flask_babel import gettext
@@ -15,6 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from models import Folded, Game, KeyReusedError, append_events, folded
 from rules.games import TableEvent
+from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from views.live import shared_sheet
 from views.sheets import render
@@ -67,7 +67,7 @@ class Tapped:
 def record_tap(
     game: Game,
     kind: str,
-    payload: Mapping[str, Any],
+    payload: Mapping[str, JSON],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
 ) -> Tapped:
@@ -82,7 +82,7 @@ def record_tap(
 
 def record_taps(
     game: Game,
-    changes: Sequence[tuple[str, Mapping[str, Any]]],
+    changes: Sequence[tuple[str, Mapping[str, JSON]]],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
 ) -> Tapped:

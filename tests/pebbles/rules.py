@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from rules.games import JSON, Change, GameRules, TableEvent
+from rules.games import Change, GameRules, TableEvent
 from rules.history import Stages, finished, payload, player, position
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, Problem, at, problem
 from rules.record import Reader, json_type, read_players
 
@@ -88,7 +89,7 @@ def parse(raw: Mapping[str, JSON]) -> Game:
 def _stones(reader: Reader, place: str, value: JSON) -> int | None:
     """Return a number of stones in hand, noting why it cannot be one."""
     found = stones_problems(place, value)
-    reader.problems += found
+    reader.problems.extend(found)
     return None if found or not isinstance(value, int) else value
 
 
@@ -117,7 +118,7 @@ def result(game: Game) -> dict[str, JSON]:
     best = max(totals.values())
     return {
         "rounds": [{p: int(p == w) for p in game.players} for w in game.winners],
-        "totals": totals,
+        "totals": {p: count for p, count in totals.items()},
         "winners": [p for p in game.players if totals[p] == best],
         "complete": len(game.winners) == game.length,
     }
@@ -157,10 +158,11 @@ def fold(start: Game, events: Sequence[TableEvent]) -> PebblesTable:
         if event.kind == "hand":
             content = payload(event, ("player", "stones"))
             who = player(at(place, "player"), content["player"], start.players)
-            found = stones_problems(at("hands", who), content["stones"])
-            if found:
+            stones = content["stones"]
+            found = stones_problems(at("hands", who), stones)
+            if found or not isinstance(stones, int):
                 raise Illegal(found)
-            hands[who] = content["stones"]
+            hands[who] = stones
         elif event.kind == "correct_round":
             content = payload(event, ("round", "record"))
             index = finished(at(place, "round"), content["round"], len(winners), ROUNDS_SAY)

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 
 from models import Game
 from rules import points
-from rules.games import JSON
+from rules.json_value import JSON
 from tests.pebbles import rules
 from views import corrections
 from views.addresses import open_to_edit
@@ -24,7 +24,7 @@ from views.corrections import Correction
 from views.forms import is_whole, posted_index, posted_player
 from views.keypads import Keypad, enter_hand
 from views.scoreboard import Row, Scoreboard
-from views.sheets import Choice, Option, SheetView
+from views.sheets import Choice, Option, SheetView, counted_from_one
 from views.taps import after_tap, record_tap
 
 bp = Blueprint("pebbles", __name__, template_folder="templates")
@@ -52,8 +52,8 @@ def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     if kind == "hand":
         return f"{payload.get('player')} holds {payload.get('stones')} stones"
     if kind == "correct_round":
-        return f"Round {int(payload.get('round') or 0) + 1} corrected"
-    return f"Round {int(payload.get('round') or 0) + 1}: a pebble for {payload.get('player')}"
+        return f"Round {counted_from_one(payload, 'round')} corrected"
+    return f"Round {counted_from_one(payload, 'round')}: a pebble for {payload.get('player')}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,7 +89,7 @@ def take(token: str) -> Response:
     """Give the round's pebble to a player."""
     game, viewer = open_to_edit(token, kind=rules.KIND)
     player = posted_player(request.form, game.player_names)
-    won = {"round": posted_index(request.form, "round", rules.PEBBLES.parse(game.setup).length, "Unknown round."), "player": player}
+    won: dict[str, JSON] = {"round": posted_index(request.form, "round", rules.PEBBLES.parse(game.setup).length, "Unknown round."), "player": player}
     return after_tap(game, viewer, record_tap(game, "win", won))
 
 

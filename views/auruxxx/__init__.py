@@ -15,7 +15,7 @@ from models import Game
 from rules.auruxxx import AURUXXX
 from rules.auruxxx.history import AuruxxxTable
 from rules.auruxxx.score import GOLDEN12_IN_HAND_CHOICES, MAX_PLAYERS, ROUNDS, TWO_IN_HAND_CHOICES, Halving, HouseRules, Rounding, dealer
-from rules.games import JSON
+from rules.json_value import JSON
 from views.auruxxx import routes, sheet
 from views.sheets import Choice, Option, SheetView
 

@@ -28,7 +28,7 @@ from rules.auruxxx.score import (
     nobody_may_hold_after,
     retyped_hand,
 )
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.problems import readable
 from views.auruxxx.sheet import whole
 from views.corrections import Correction
@@ -222,12 +222,12 @@ def _read_round_form(form: Mapping[str, str], game: Game, table: AuruxxxTable, i
     if blank:
         return {}, shown, [gettext("%(name)s: type the points in hand (0 for an empty hand).", name=name) for name in blank]
     original = played.rounds[index]
-    hands = {
+    hands: dict[str, JSON] = {
         p: serialise_hand(retyped_hand(original, p, int(text), played.house_rules)) if is_integer(text) else {"points": text}
         for p, text in typed.items()
         if p != shown.finisher
     }
-    written = {
+    written: dict[str, JSON] = {
         "finisher": shown.finisher,
         "golden12": shown.golden12,
         "happy_man": shown.happy_man,

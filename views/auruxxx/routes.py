@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from models import Game, folded
 from rules.auruxxx import AURUXXX
 from rules.auruxxx.score import GOLDEN12_IN_DECK
+from rules.json_value import JSON
 from views import corrections
 from views.addresses import open_to_edit
 from views.auruxxx.forms import HAND_KEYPAD, ROUND_CORRECTION, posted_round
@@ -49,7 +50,7 @@ def finish(token: str) -> Response:
         golden12 = request.form.get("golden12", "")
         if not is_whole(golden12):
             return _finish_page(game, viewer, [gettext("Tap how many Golden 12 ended the round.")], 422)
-        ended = {"round": posted_round(request.form), "player": posted_player(request.form, game.player_names), "golden12": int(golden12)}
+        ended: dict[str, JSON] = {"round": posted_round(request.form), "player": posted_player(request.form, game.player_names), "golden12": int(golden12)}
         problems = record_tap(game, "finish", ended).problems
         if problems:
             return _finish_page(game, viewer, list(problems), 422)

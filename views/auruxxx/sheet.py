@@ -17,9 +17,10 @@ from models import Game
 from rules import points
 from rules.auruxxx.history import AuruxxxTable, OpenRound
 from rules.auruxxx.score import MAX_PASSES, PASS_COST, ROUNDS, Halving, HouseRules, Result, RoundScore, Rounding, dealer, score_game, starter
-from rules.games import JSON
+from rules.json_value import JSON
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
+from views.sheets import counted_from_one
 
 POINTS_FORMAT = "0.#;−0.#"
 """Points without grouping, a half as one decimal, and a real minus sign."""
@@ -44,7 +45,7 @@ def first_dealer(game: Game) -> int:
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one AURUXXX change in words."""
     player = payload.get("player")
-    number = (payload.get("round") or 0) + 1
+    number = counted_from_one(payload, "round")
     texts: dict[str, Any] = {
         "pass": _l("Round %(n)s: pass cross for %(player)s", n=number, player=player),
         "happy_man": _l("Round %(n)s: %(player)s takes the Happy-Man figure", n=number, player=player),

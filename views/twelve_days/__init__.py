@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from flask_babel import lazy_gettext as _l
 
 from models import Game
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.score import EIGHT_NIGHTS, EIGHT_PLAYERS, STANDARD, VARIANTS

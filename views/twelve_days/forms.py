@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from models import Game
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable, final_hand
 from rules.twelve_days.record import serialise_day
@@ -143,10 +143,11 @@ class DayForm:
 
 def _day_form(written: Mapping[str, JSON]) -> DayForm:
     """Return the form's values for a day as the record writes it."""
+    played, gift_to, taken_by = written.get("played"), written.get("gift_to"), written.get("taken_by")
     return DayForm(
-        played={p: card_token(c) for p, c in written.get("played", {}).items()},
-        gift_to=written.get("gift_to") or "",
-        taken_by=written.get("taken_by") or "",
+        played={p: str(c) for p, c in played.items()} if isinstance(played, dict) else {},
+        gift_to=gift_to if isinstance(gift_to, str) else "",
+        taken_by=taken_by if isinstance(taken_by, str) else "",
         quick="taken_by" in written,
     )
 

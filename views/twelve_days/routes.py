@@ -13,6 +13,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Game, folded
+from rules.json_value import JSON
 from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import clearing
 from views import corrections
@@ -35,7 +36,7 @@ def posted_day(form: Mapping[str, str], game: Game) -> int:
 def reveal_card(token: str) -> Response:
     """Record the card a player revealed today; the day resolves when the last card is in."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
-    revealed = {
+    revealed: dict[str, JSON] = {
         "day": posted_day(request.form, game),
         "player": posted_player(request.form, game.player_names),
         "card": parse_card(request.form.get("card", "")),
@@ -47,7 +48,7 @@ def reveal_card(token: str) -> Response:
 def give_day(token: str) -> Response:
     """Record whom a Claus winner gives the day card(s) to."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
-    given = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names)}
+    given: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names)}
     return after_tap(game, viewer, record_tap(game, "gift", given))
 
 
@@ -70,7 +71,7 @@ def take_day(token: str) -> Response:
     """Quick mode: record only who took the day card(s), or that nobody did."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
     taker = request.form.get("player", "")
-    taken = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names) if taker else None}
+    taken: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names) if taker else None}
     return after_tap(game, viewer, record_tap(game, "taken", taken))
 
 

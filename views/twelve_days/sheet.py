@@ -17,7 +17,7 @@ from flask_babel import lazy_gettext as _l
 
 from models import Game
 from rules import points
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.twelve_days.history import TwelveDaysTable, gift_due
 from rules.twelve_days.score import (
     CLAUS_CARDS,
@@ -37,6 +37,7 @@ from rules.twelve_days.score import (
 from views.forms import is_whole
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
+from views.sheets import counted_from_one
 
 
 def card_label(card: Card | None) -> str:
@@ -81,7 +82,7 @@ def days_text(days: tuple[int, ...], *, capital: bool = False) -> str:
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one 12 Days change in words."""
     player = payload.get("player")
-    number = (payload.get("day") or 0) + 1
+    number = counted_from_one(payload, "day")
     texts: dict[str, Any] = {
         "card": _l("Day %(n)s: %(player)s revealed a card", n=number, player=player),
         "gift": _l("Day %(n)s: the Claus winner gives the day to %(player)s", n=number, player=player),
