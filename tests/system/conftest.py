@@ -8,7 +8,6 @@ it the PostgreSQL half is skipped, except under CI=true, where a skip fails.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, create_engine

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from models import Game, db, folded
 from tests.examples import twelve_days
-from tests.web.states import auruxxx_finisher_known
+from tests.web.auruxxx_states import auruxxx_finisher_known
 
 EN = {"Accept-Language": "en"}
 

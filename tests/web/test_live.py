@@ -26,7 +26,8 @@ from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from models import Event, Folded, Game, db
-from tests.web.states import STATES, start, tap, tokens
+from tests.web.driver import start, tap
+from tests.web.states import STATES, tokens
 from views.viewers import Viewer
 
 WAIT = 10.0

@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from models import Event, Game, db, folded
-from tests.web.states import start, tap
+from tests.web.driver import start, tap
 
 EN = {"Accept-Language": "en"}
 

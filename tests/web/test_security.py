@@ -26,7 +26,8 @@ from app import create_app
 from infra.config import TestConfig
 from models import Game, db
 from models.game import new_token
-from tests.web.states import STATES, Tokens, clone, counts, start, tap, tokens
+from tests.web.driver import start, tap
+from tests.web.states import STATES, Tokens, clone, counts, tokens
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}

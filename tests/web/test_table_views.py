@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 
 from models import Event, Game, Player, db, stored_events
 from models.game import CardTable
-from tests.web.states import auruxxx_over, start
+from tests.web.auruxxx_states import auruxxx_over
+from tests.web.driver import start
 from infra.redaction import redact
 from tests.web.test_join_views import LAN, qr_codes
 

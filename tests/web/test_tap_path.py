@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
 from models import Game, db, folded
-from tests.web.states import start
+from tests.web.driver import start
 from views import live
 from views.viewers import shared_viewer
 
