@@ -29,7 +29,7 @@ class Played:
     winners: tuple[str, ...]
     """Empty while the game is not finished."""
     fewest_win: bool
-    """Whether the lowest total wins (AURUXXX) or the highest (12 Days)."""
+    """Whether the lowest total wins, else the highest."""
 
     @property
     def finished(self) -> bool:

@@ -45,6 +45,18 @@ def is_evening(raw: JSON) -> bool:
     return isinstance(raw, dict) and "evening" in raw
 
 
+def is_evening_text(text: str | bytes) -> bool:
+    """Return whether a JSON text is an evening record; anything else (broken JSON too) is left to the game record's reader.
+
+    >>> is_evening_text('{"evening": {}, "games": []}'), is_evening_text('{"game": "auruxxx"'), is_evening_text("[" * 10**5)
+    (True, False, False)
+    """
+    try:
+        return is_evening(json.loads(text))
+    except (ValueError, RecursionError):
+        return False
+
+
 def document(*, table: str | None, day: date | None, games: Sequence[dict[str, JSON]], standings: Sequence[Standing]) -> dict[str, JSON]:
     """Return an evening's record: its table and day, each game's scored record, and the standings."""
     about: dict[str, JSON] = {"table": table}
