@@ -24,14 +24,12 @@ from models import CardTable, Game, games_at, table_of
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
 from rules.games import find_game
-from rules.problems import Illegal
 from views.addresses import editable, game_for_reading, game_or_404
 from views.changes import rematch_of
-from views.taps import say
 from views.chart import build_chart
 from views.limits import creating
 from views.qr import for_phones, qr_svg
-from views.games import NewGameForm, new_game_page, remember_names, start_after
+from views.games import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.render import go_to, page_or_fragment
 from views.result import ResultLinks, played_of, result_links_for
 from views.scoreboard import Scoreboard, csv_number, csv_text, decimal_separator, headline, shown
@@ -257,17 +255,6 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
         seats = len(form.names)
         form.names = [*game.player_names[:seats], *[""] * (seats - len(game.player_names))]
         return new_game_page(form)
-    form = NewGameForm.submitted(kind, action=action)
-    verb = request.form.get("action", "start")
-    if verb != "start":
-        form.apply(verb)
-        return new_game_page(form)
-    setup = form.setup()
-    try:
-        record.parse(setup)
-    except Illegal as illegal:
-        form.problems = [say(problem) for problem in illegal.problems]
-        return new_game_page(form, 422)
-    started = start_after(game, setup, first_dealer=form.first_dealer())
-    remember_names(setup["players"])
-    return go_to(url_for("games.sheet", token=started.token))
+    return answer_new_game_form(
+        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, first_dealer=dealer)
+    )

@@ -6,7 +6,7 @@ Nothing here knows a game by name: the rules registry (``rules.games``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,7 +174,16 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
         abort(404)
     if request.method == "GET":
         return new_game_page(NewGameForm.empty(kind))
-    form = NewGameForm.submitted(kind)
+    return answer_new_game_form(NewGameForm.submitted(kind), lambda setup, dealer: create_game(setup, first_dealer=dealer))
+
+
+def answer_new_game_form(
+    form: NewGameForm, start: Callable[[dict[str, JSON], int], Game]
+) -> BaseResponse | tuple[str, int]:
+    """Answer a posted new-game form: rearrange it on a button press, show the rules' refusal, or start the game.
+
+    ``start`` stores the game from its setup and first dealer: at a new table, or after a game at its table.
+    """
     action = request.form.get("action", "start")
     if action != "start":
         form.apply(action)
@@ -185,7 +194,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
     except Illegal as illegal:
         form.problems = [say(problem) for problem in illegal.problems]
         return new_game_page(form, 422)
-    game = create_game(setup, first_dealer=form.first_dealer())
+    game = start(setup, form.first_dealer())
     remember_names(setup["players"])
     return go_to(url_for("games.sheet", token=game.token))
 
