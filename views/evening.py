@@ -19,7 +19,6 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 from flask_babel import gettext, to_user_timezone
 from werkzeug.wrappers import Response as BaseResponse
 
-from views.live import version as live_version
 from models import CardTable, Game, games_at, table_of
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
@@ -27,12 +26,13 @@ from rules.games import find_game
 from views.addresses import editable, game_for_reading, game_or_404
 from views.changes import rematch_of
 from views.chart import build_chart
-from views.limits import creating
-from views.qr import for_phones, qr_svg
 from views.games import NewGameForm, answer_new_game_form, new_game_page, start_after
+from views.limits import creating
+from views.live import version as live_version
+from views.qr import for_phones, qr_svg
 from views.render import go_to, page_or_fragment
 from views.result import ResultLinks, played_of, result_links_for
-from views.scoreboard import Scoreboard, csv_number, csv_text, decimal_separator, headline, shown
+from views.scoreboard import csv_number, csv_text, decimal_separator, headline, shown
 from views.sheets import SHEETS, sheet_of
 
 bp = Blueprint("evening", __name__)
@@ -58,7 +58,6 @@ class EveningGame:
     title: str
     started: datetime
     """In the reader's time zone."""
-    board: Scoreboard
     played: Played
     lines: tuple[Line, ...]
     """Best first once the game is over, else in seat order."""
@@ -115,12 +114,8 @@ def _lines(played: Played) -> tuple[Line, ...]:
     return tuple(sorted(lines, key=lambda line: line.place or 0))
 
 
-def evening_around(game: Game, *, open_with: Game | None = None) -> Evening:
-    """Return the evening ``game`` was played in; links open games at or after ``open_with`` with its rights.
-
-    ``open_with`` is the game whose address opened the page (``game`` itself by default).
-    """
-    opened = open_with or game
+def evening_around(game: Game) -> Evening:
+    """Return the evening ``game`` was played in; its links open ``game`` and later games with this page's rights."""
     games, spans = games_at(game.card_table_id)
     position = next(index for index, candidate in enumerate(games) if candidate.id == game.id)
     entries = []
@@ -128,14 +123,13 @@ def evening_around(game: Game, *, open_with: Game | None = None) -> Evening:
         candidate = games[index]
         board = sheet_of(candidate.kind).scoreboard(candidate)
         played = played_of(board)
-        own_rights = editable() and candidate.id >= opened.id
+        own_rights = editable() and candidate.id >= game.id
         entries.append(
             EveningGame(
                 game=candidate,
                 number=number,
                 title=find_game(candidate.kind).TITLE,
                 started=to_user_timezone(candidate.created_at),
-                board=board,
                 played=played,
                 lines=_lines(played),
                 url=url_for("games.sheet", token=candidate.token if own_rights else candidate.read_token),
