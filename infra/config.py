@@ -38,6 +38,8 @@ class Config:
     """Open live streams one client address may hold in one process: a café's shared address, not a loop."""
     LIVE_RETRY_AFTER_SECONDS = int(os.environ.get("LIVE_RETRY_AFTER_SECONDS", "10"))
     """What a refused stream is told to wait before it tries again."""
+    EVENING_IDLE_HOURS = float(os.environ.get("EVENING_IDLE_HOURS", "6"))
+    """Hours a table may stay idle and still be the same evening: the next game after a longer pause begins a new one."""
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
     """Reverse proxies in front of the app whose X-Forwarded-* headers are believed (0: none, the default)."""
     COMPRESS_MIMETYPES = [

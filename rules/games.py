@@ -74,6 +74,10 @@ class GameRules(Protocol[G]):
         """Return everything the rules forbid in a typed game."""
         ...
 
+    def first_player(self, first_dealer: int, players: int) -> int | None:
+        """Return the seat that plays first in the game's first round, or None when everyone plays at once."""
+        ...
+
     def stages(self, game: G) -> Sequence[object]:
         """Return the finished rounds or days of a game, in order: what a correction corrects."""
         ...

@@ -107,6 +107,11 @@ def problems(game: Game) -> list[Problem]:
     return found
 
 
+def first_player(first_dealer: int, players: int) -> int:
+    """Return the first dealer: in Pebbles whoever deals also plays first."""
+    return first_dealer
+
+
 def stages(game: Game) -> tuple[str, ...]:
     """Return the winners of the finished rounds: a round of Pebbles is who took its pebble."""
     return game.winners
