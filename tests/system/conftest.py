@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import Engine, create_engine
 
 from tests.conftest import IN_CI
-from tests.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
+from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
 
 BACKENDS = ("sqlite", "postgresql")
 
