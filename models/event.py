@@ -110,7 +110,7 @@ def _find(game_id: int, idempotency_key: str, kind: str, payload: Mapping[str, A
 
 
 CHANGES_CHANNEL = "tischblock_games"
-"""The PostgreSQL channel on which a game's id is announced whenever its history grows."""
+"""The PostgreSQL channel on which a game's id and new version are announced whenever its history grows."""
 
 
 appended = Namespace().signal("appended")
@@ -118,10 +118,10 @@ appended = Namespace().signal("appended")
 commit: the live streams of this process learn of the tap without asking the database."""
 
 
-def _announce(game_id: int) -> None:
-    """Tell listening PostgreSQL sessions that a game changed; delivered only if the insert commits."""
+def _announce(game_id: int, version: int) -> None:
+    """Tell listening PostgreSQL sessions that a game reached ``version`` (as "game:version"); delivered only if the insert commits."""
     if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_notify(:channel, :game)"), {"channel": CHANGES_CHANNEL, "game": str(game_id)})
+        db.session.execute(text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": f"{game_id}:{version}"})
 
 
 class _Recent(Generic[K, V]):
@@ -286,7 +286,7 @@ def append_event(
         )
         db.session.add(recorded)
         try:
-            _announce(game_id)
+            _announce(game_id, seq)
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()
