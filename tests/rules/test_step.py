@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,21 +113,13 @@ def play(draw: st.DrawFn, setup: Record, sent: Sequence[tuple[str, Record]]) -> 
     return len(history)
 
 
+@pytest.mark.parametrize("histories", [auruxxx_histories(), twelve_days_histories()], ids=["auruxxx", "12days"])
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(played_histories(auruxxx_histories()), st.data())
-def test_an_auruxxx_tap_stepped_on_from_its_table_is_what_the_whole_history_folds_to(
-    played: tuple[Record, list[tuple[str, Record]]], data: st.DataObject
+@given(data=st.data())
+def test_a_tap_stepped_on_from_its_table_is_what_the_whole_history_folds_to(
+    histories: st.SearchStrategy[tuple[Record, Record, list[TableEvent]]], data: st.DataObject
 ) -> None:
-    setup, sent = played
-    play(data.draw, setup, sent)
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(played_histories(twelve_days_histories()), st.data())
-def test_a_twelve_days_tap_stepped_on_from_its_table_is_what_the_whole_history_folds_to(
-    played: tuple[Record, list[tuple[str, Record]]], data: st.DataObject
-) -> None:
-    setup, sent = played
+    setup, sent = data.draw(played_histories(histories))
     play(data.draw, setup, sent)
 
 
