@@ -111,7 +111,8 @@ class GunicornServer:
     """The app under gunicorn exactly as ``python -m serving`` starts it (two gevent workers), on a free local port.
 
     ``settings`` are extra environment variables for the app (stream caps, for instance).
-    ``live_stream_seconds`` shortens the streams for a test; None keeps the production setting.
+    ``live_stream_seconds`` shortens the streams for a test (each lives 10 % to 100 % of it, at least 5 s by
+    default, as long as a test waits for a push); None keeps the production setting.
 
     It runs in its own process group, so ``kill_hard`` can SIGKILL the master and its
     workers at once, as a power cut or the OOM killer would.
@@ -123,7 +124,7 @@ class GunicornServer:
         log_path: Path,
         *,
         workers: int = 2,
-        live_stream_seconds: float | None = 5.0,
+        live_stream_seconds: float | None = 50.0,
         port: int | None = None,
         settings: Mapping[str, str] | None = None,
     ) -> None:

@@ -62,7 +62,7 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GunicornServer]:
-    """Serve the app with gunicorn (two gthread workers, 5-second live streams) on the database."""
+    """Serve the app with gunicorn (two gevent workers, streams of 5 to 50 seconds) on the database."""
     running = GunicornServer(database_url, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").start()
     try:
         yield running
