@@ -16,17 +16,18 @@ VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBO
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium postgresql rsvg-convert faq-eval bench
+.PHONY: run test messages chromium postgresql rsvg-convert icu faq-eval bench
 
 run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 	$(FLASK) db upgrade
 	$(BIN)/python -m serving
 
+# The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
 test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
-$(RUNTIME_STAMP): requirements.txt
+$(RUNTIME_STAMP): requirements.txt | icu
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
@@ -75,6 +76,13 @@ chromium:
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
 	fi
 
+# PyICU (Unicode's confusables skeleton for player names, UTS #39) is built against the system's ICU.
+icu:
+	@if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y libicu-dev pkg-config g++; \
+	fi
+
 rsvg-convert:
 	@if ! command -v rsvg-convert >/dev/null; then \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
@@ -89,14 +97,15 @@ postgresql:
 	fi
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),
-# two Chromium phones, tap cost as the database and a game grow, and the FAQ search latency: every figure
-# against a floor of the same run, every goal said met or missed. About 20 minutes.
+# two Chromium phones, tap cost as the database and a game grow, the FAQ search latency, and `score` on
+# 10 MB records: every figure against a floor of the same run, every goal said met or missed. About 20 minutes.
 bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	@started=$$(date +%s); \
 	$(BIN)/python bench/load.py && \
 	$(BIN)/python bench/live.py && \
 	$(BIN)/python bench/growth.py && \
 	$(BIN)/python bench/faq.py --latency && \
+	$(BIN)/python bench/records.py && \
 	echo "make bench took $$(( ($$(date +%s) - started) / 60 )) min $$(( ($$(date +%s) - started) % 60 )) s"
 
 # Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.

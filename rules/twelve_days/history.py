@@ -112,7 +112,7 @@ def _play(state: _Days, event: TableEvent, game: Game) -> None:
         content = payload(event, ("player", "cards"))
         who = player(at(place, "player"), content["player"], players)
         hand_place = at("hands", who)
-        cards = read_hand(content["cards"], hand_place)
+        cards = read_hand(content["cards"], variant, hand_place)
         problems = hand_problems(hand_place, cards, variant)
         if problems:
             raise Illegal(problems)

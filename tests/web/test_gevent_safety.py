@@ -57,11 +57,13 @@ def test_a_writer_waits_for_another_process_by_sleeping_not_inside_sqlite(tmp_pa
     fcntl.flock(other_process, fcntl.LOCK_EX)
     naps: list[float] = []
     real_sleep = models.base.time.sleep
+    writer = threading.get_ident()
 
     def nap(seconds: float) -> None:
-        naps.append(seconds)
-        if len(naps) == 3:
-            fcntl.flock(other_process, fcntl.LOCK_UN)
+        if threading.get_ident() == writer:  # time.sleep is everyone's: count only this writer's naps
+            naps.append(seconds)
+            if len(naps) == 3:
+                fcntl.flock(other_process, fcntl.LOCK_UN)
         real_sleep(seconds)
 
     monkeypatch.setattr(models.base.time, "sleep", nap)
