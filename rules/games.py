@@ -94,6 +94,14 @@ class GameRules(Protocol[G]):
         """
         ...
 
+    def step(self, table: Any, event: TableEvent) -> Table[G] | None:
+        """Return ``table`` (what this game's ``fold`` returned) with one more of its own events, exactly as ``fold`` would, or raise Illegal.
+
+        None says that only the whole fold can tell (a correction of a finished round or day,
+        which later ones build on): a tap then costs the same however long the game is.
+        """
+        ...
+
 
 GAMES: dict[str, GameRules[Any]] = {}
 """Every registered game by its kind, in the order they were registered."""
