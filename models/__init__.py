@@ -3,6 +3,8 @@
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of, stored_events
 from models.game import CardTable, Game, Player
+from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
+from models.table import games_at, last_change
 
 __all__ = [
     "CHANGES_CHANNEL",
@@ -13,6 +15,7 @@ __all__ = [
     "KeyReusedError",
     "Game",
     "Player",
+    "SeatClaim",
     "StaleError",
     "append_event",
     "append_events",
@@ -20,6 +23,12 @@ __all__ = [
     "folded",
     "history_of",
     "stored_events",
+    "claim_seat",
+    "claims_at",
+    "current_claims",
+    "games_at",
+    "holder_at",
+    "last_change",
     "configure_engine",
     "db",
 ]

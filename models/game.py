@@ -83,6 +83,12 @@ class Game(Base):
         return find_game(kind).kind
 
     @property
+    def first_dealer(self) -> int:
+        """Return the seat the new-game form marked as dealing first (the first seat, where none was kept)."""
+        seat = self.options.get("first_dealer")
+        return seat if isinstance(seat, int) else 0
+
+    @property
     def setup(self) -> dict[str, json_value.JSON]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
         setup: dict[str, json_value.JSON] = {"game": self.kind, "players": list(self.player_names)}

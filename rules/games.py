@@ -68,6 +68,8 @@ class GameRules(Generic[G, T]):
     """The record's ``result`` object: rounds, totals, winners and whatever else the game reports."""
     problems: Callable[[G], list[Problem]]
     """Everything the rules forbid in a typed game."""
+    first_player: Callable[[int, int], int | None]
+    """The seat that plays first in the first round, given (first dealer, players); None when everyone plays at once."""
     stages: Callable[[G], Sequence[object]]
     """The finished rounds or days of a game, in order: what a correction corrects."""
     split_open: Callable[[G], tuple[G, list[Change]]]
@@ -77,6 +79,11 @@ class GameRules(Generic[G, T]):
 
     The events hold neither undos nor what they undid, nor an import (then the start is the
     imported game)."""
+    step: Callable[[T, TableEvent], T | None]
+    """A table (what ``fold`` returned) with one more of the game's own events, exactly as ``fold`` would, or Illegal.
+
+    None says that only the whole fold can tell (a correction of a finished round or day,
+    which later ones build on): a tap then costs the same however long the game is."""
 
     def typed(self, table: object) -> T:
         """Return a folded table as this game's own, refusing another game's: the shared code holds any game's."""

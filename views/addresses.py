@@ -17,7 +17,7 @@ from sqlalchemy.orm import joinedload
 
 from models import CardTable, Game, db
 from views.render import wants_fragment
-from views.viewers import Viewer
+from views.viewers import Viewer, device
 
 bp = Blueprint("addresses", __name__)
 
@@ -81,6 +81,7 @@ def viewer_of(game: Game, token: str, *, editable: bool) -> Viewer:
         language=str(get_locale() or current_app.config["LANGUAGES"][0]),
         tv=None if editable else _tv_of(game),
         fragment=wants_fragment(),
+        phone=device(),
     )
 
 

@@ -9,15 +9,11 @@ from flask import make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
-from models import Game, db
+from models import Game
 from views.chart import build_chart
 from views.qr import for_phones, qr_svg
 from views.scoreboard import Scoreboard, share_text
 from views.viewers import Viewer
-
-
-EARLIER_GAMES = 50
-"""How far back the evening at one table is listed."""
 
 
 def wants_fragment() -> bool:
@@ -63,8 +59,7 @@ def go_to(url: str, fragment: bool) -> Response:
 def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Sequence[str]) -> dict[str, Any]:
     """Return what every sheet shows besides its own layout, as ``viewer`` sees it.
 
-    That is: the refusals of the last tap, the table's earlier games, the record's and the
-    CSV's addresses (reached by the same token the page was opened with), the score chart,
+    That is: the refusals of the last tap, the record's and the CSV's addresses (reached by the same token the page was opened with), the score chart,
     once the game is over the result to share, once a rematch runs the way to it with the
     same rights this page has, and on a TV the code to join the table.
     """
@@ -72,7 +67,6 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
     join_address = for_phones(url_for("join.table", token=viewer.tv, _external=True))[0] if viewer.tv else None
     return {
         "problems": list(problems),
-        "earlier": earlier_games(game),
         "record_url": url_for("games.export", token=viewer.address),
         "csv_url": url_for("games.csv_export", token=viewer.address),
         "chart": build_chart(board, title=board.caption),
@@ -84,16 +78,3 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
         "join_address": join_address,
         "join_qr": qr_svg(join_address) if join_address else None,
     }
-
-
-def earlier_games(game: Game) -> list[Game]:
-    """Return the games this one is a rematch of, most recent first: the table's evening so far."""
-    earlier: list[Game] = []
-    previous_id = game.previous_id
-    while previous_id is not None and len(earlier) < EARLIER_GAMES:
-        previous = db.session.get(Game, previous_id)
-        if previous is None:
-            break
-        earlier.append(previous)
-        previous_id = previous.previous_id
-    return earlier

@@ -18,12 +18,14 @@ from flask import Blueprint
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import Folded, Game, folded, stored_events
+from models import Folded, Game, claims_at, db, folded, holder_at, stored_events
 from rules.games import GameRules, TableEvent
 from rules.history import IMPORT, REMATCH, UNDO, last_change
 from rules.json_value import JSON
 from views.render import game_context, page_or_fragment, rendered, sheet_context
-from views.scoreboard import Scoreboard
+from views.result import result_links_for
+from views.scoreboard import Scoreboard, shown
+from views.seats import this_phone
 from views.viewers import Viewer
 
 T = TypeVar("T")
@@ -121,9 +123,14 @@ def _sheet(
     views = sheet_of(game.kind)
     now = state or folded(game)
     layout = views.lay_out(game, views.rules.typed(now.table))
+    seat = this_phone(game, viewer)
     context = {
         **game_context(game, viewer),
         **sheet_context(game, viewer, layout.board, problems),
+        "earlier": earlier_games(game),
+        "result_links": None if viewer.tv else result_links_for(game, layout.board),
+        "seat": seat,
+        "my_seat": seat.index if seat is not None else None,
         "sheet": layout,
         "version": now.version,
         "undo": undo_offer(game, now.history),
@@ -153,6 +160,52 @@ def scoreboard(game: Game) -> Scoreboard:
     return views.lay_out(game, views.rules.typed(folded(game).table)).board
 
 
+def between_games(game: Game) -> bool:
+    """Return whether a table is between two games: this game is over and nothing follows it yet."""
+    return bool(scoreboard(game).winners) and game.rematch is None
+
+
+# --- The table's evening so far --------------------------------------------------------------------
+
+
+EARLIER_GAMES = 50
+"""How far back the evening at one table is listed."""
+
+
+@dataclass(frozen=True)
+class EarlierGame:
+    """A game played before this one at the table, with its result: who won, and everyone's total."""
+
+    game: Game
+    title: str
+    winners: tuple[str, ...]
+    """Empty for a game left unfinished."""
+    totals: tuple[tuple[str, str], ...]
+    """Every player and total, best first once the game is over."""
+
+
+def earlier_games(game: Game) -> list[EarlierGame]:
+    """Return the games played before this one at its table, most recent first, each with its result."""
+    earlier: list[EarlierGame] = []
+    previous_id = game.previous_id
+    while previous_id is not None and len(earlier) < EARLIER_GAMES:
+        previous = db.session.get(Game, previous_id)
+        if previous is None:
+            break
+        board = scoreboard(previous)
+        order = board.ranking() if board.winners else list(board.players)
+        earlier.append(
+            EarlierGame(
+                game=previous,
+                title=sheet_of(previous.kind).rules.title,
+                winners=board.winners,
+                totals=tuple((player, shown(board.totals[player])) for player in order),
+            )
+        )
+        previous_id = previous.previous_id
+    return earlier
+
+
 # --- Changes in words ----------------------------------------------------------------------------
 
 
@@ -167,6 +220,8 @@ class HistoryEntry:
     """Whether a later undo took it back."""
     undo: bool
     """Whether it is itself an undo."""
+    phone: str | None = None
+    """Who held the phone that tapped it, if that phone said so (``views.seats``)."""
 
 
 @dataclass(frozen=True)
@@ -188,20 +243,24 @@ def counted_from_one(payload: Mapping[str, JSON], key: str) -> int:
 
 
 def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
-    """Return one change of a game in words: an import, undo or rematch here, the game's own changes by its views."""
+    """Return one change of a game in words: an import, undo or the next game here, the game's own changes by its views."""
     if kind == IMPORT:
         return str(gettext("Game imported from a record"))
     if kind == UNDO:
         return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
     if kind == REMATCH:
+        following = game.rematch
+        if following is not None and following.kind != game.kind:
+            return str(gettext("Next game started: %(title)s", title=sheet_of(following.kind).rules.title))
         return str(gettext("Rematch started"))
     return sheet_of(game.kind).describe(kind, payload)
 
 
 def describe_history(game: Game) -> list[HistoryEntry]:
-    """Return the game's events in words, newest first, marking those an undo took back."""
+    """Return the game's events in words, newest first, marking those an undo took back and naming whose phone tapped."""
     events = stored_events(game)
     undone = {event.payload.get("event") for event in events if event.kind == UNDO}
+    claims = claims_at(game.card_table_id)
     entries = [
         HistoryEntry(
             seq=event.seq,
@@ -209,6 +268,7 @@ def describe_history(game: Game) -> list[HistoryEntry]:
             text=describe_event(game, event.kind, event.payload),
             undone=event.seq in undone,
             undo=event.kind == UNDO,
+            phone=holder_at(claims, event.device, event.created_at) if event.device else None,
         )
         for event in events
     ]

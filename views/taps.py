@@ -18,11 +18,10 @@ from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from views.live import shared_sheet
 from views.sheets import render
-from views.viewers import Viewer
+from views.viewers import DEVICE_COOKIE, Viewer, device
 
 bp = Blueprint("taps", __name__)
 
-DEVICE_COOKIE = "device"
 DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
 MAX_KEY_LENGTH = 64
 
@@ -33,12 +32,6 @@ def tap_key() -> str:
     if not key or len(key) > MAX_KEY_LENGTH:
         return uuid.uuid4().hex
     return key
-
-
-def device() -> str | None:
-    """Return this phone's id, kept in a cookie so the history can say which phone tapped."""
-    value = request.cookies.get(DEVICE_COOKIE)
-    return value if value and len(value) <= MAX_KEY_LENGTH else None
 
 
 def say(problem: Problem) -> str:

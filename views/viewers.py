@@ -11,7 +11,12 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from flask import request
 from flask_wtf.csrf import generate_csrf
+
+DEVICE_COOKIE = "device"
+"""The cookie that names a phone, so the history can say which phone tapped (``views.taps`` gives it out)."""
+MAX_DEVICE_LENGTH = 64
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -29,6 +34,8 @@ class Viewer:
     """Whether every phone at the address gets this very page (pushed, or answering a tap): then it holds no phone's own keys."""
     fragment: bool = False
     """Whether htmx asked for the changing part of the page only."""
+    phone: str | None = None
+    """This phone's id (its device cookie), for what one phone sees of itself: who holds it."""
 
     def new_key(self) -> str:
         """Return a fresh idempotency key for a form; a shared page leaves it empty for each phone to fill in (static/js/app.js)."""
@@ -42,3 +49,9 @@ class Viewer:
 def shared_viewer(address: str, *, editable: bool, language: str) -> Viewer:
     """Return who looks at the page every phone at ``address`` in ``language`` shares: the live part of the sheet."""
     return Viewer(address=address, editable=editable, language=language, shared=True, fragment=True)
+
+
+def device() -> str | None:
+    """Return the id of the phone that sent this request, kept in a cookie (None before it has one)."""
+    value = request.cookies.get(DEVICE_COOKIE)
+    return value if value and len(value) <= MAX_DEVICE_LENGTH else None

@@ -19,8 +19,10 @@ AURUXXX: GameRules[score.Game, history.AuruxxxTable] = GameRules(
     serialise=record.serialise,
     result=record.result,
     problems=score.game_problems,
+    first_player=score.first_player,
     stages=history.stages,
     split_open=history.split_open,
     fold=history.fold,
+    step=history.step,
 )
 """AURUXXX – Die Goldene Zwölf, as the registry knows it."""

@@ -19,8 +19,10 @@ TWELVE_DAYS: GameRules[score.Game, history.TwelveDaysTable] = GameRules(
     serialise=record.serialise,
     result=record.result,
     problems=score.game_problems,
+    first_player=score.first_player,
     stages=history.stages,
     split_open=history.split_open,
     fold=history.fold,
+    step=history.step,
 )
 """12 Days, as the registry knows it."""

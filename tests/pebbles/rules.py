@@ -140,6 +140,11 @@ def problems(game: Game) -> list[Problem]:
     return found
 
 
+def first_player(first_dealer: int, players: int) -> int:
+    """Return the first dealer: in Pebbles whoever deals also plays first."""
+    return first_dealer
+
+
 def stages(game: Game) -> tuple[str, ...]:
     """Return the winners of the finished rounds: a round of Pebbles is who took its pebble."""
     return game.winners
@@ -179,6 +184,14 @@ def fold(start: Game, events: Sequence[TableEvent]) -> PebblesTable:
     return PebblesTable(game=replace(start, winners=tuple(winners), hands=hands))
 
 
+def step(table: PebblesTable, event: TableEvent) -> PebblesTable | None:
+    """Return the table with one more won round or hand: a Pebbles game holds all there is to know, so it plays on from it.
+
+    A correction changes a finished round, which only the whole fold can tell.
+    """
+    return None if event.kind == "correct_round" else fold(table.game, [event])
+
+
 PEBBLES: GameRules[Game, PebblesTable] = GameRules(
     kind=KIND,
     title=TITLE,
@@ -189,8 +202,10 @@ PEBBLES: GameRules[Game, PebblesTable] = GameRules(
     serialise=serialise,
     result=result,
     problems=problems,
+    first_player=first_player,
     stages=stages,
     split_open=split_open,
     fold=fold,
+    step=step,
 )
 """Pebbles, as the registry knows it."""

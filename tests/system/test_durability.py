@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 from models import Event, Game
 from rules.games import TableEvent
 from rules.history import fold
-from tests.servers import GunicornServer
-from tests.system.phones import Phone, new_auruxxx_game
+from testbed.phones import Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
 
 pytestmark = pytest.mark.system
 

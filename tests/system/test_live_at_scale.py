@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from live.hub import LISTENER_NAME
-from tests.servers import GunicornServer
-from tests.system.phones import LiveStream, Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
+from testbed.phones import LiveStream, Phone, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 

@@ -16,9 +16,9 @@ from app import create_app
 from infra.config import TestConfig
 from models import Game, db
 from tests.system.conftest import BACKENDS
-from tests.servers import sqlite_url
+from testbed.servers import sqlite_url
 
-BEFORE = "a7d3c9e1f204"
+BEFORE = "c41e8b7d2f90"
 """The last revision with a column per option."""
 OLD_GAMES = sa.table(
     "games",

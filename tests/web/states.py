@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from models import CardTable, Event, Game, Player, db, stored_events
+from models import CardTable, Event, Game, Player, SeatClaim, db, stored_events
 
 State = Callable[[FlaskClient], str]
 """Builds a game in one state through a test client and returns its edit token."""
@@ -98,6 +98,7 @@ class Counts:
     games: int
     players: int
     events: int
+    seat_claims: int
     addresses: tuple[str | None, str | None]
 
 
@@ -110,5 +111,6 @@ def counts(app: Flask, game_id: int) -> Counts:
             games=db.session.scalar(select(func.count()).select_from(Game)) or 0,
             players=db.session.scalar(select(func.count()).select_from(Player)) or 0,
             events=db.session.scalar(select(func.count()).select_from(Event)) or 0,
+            seat_claims=db.session.scalar(select(func.count()).select_from(SeatClaim)) or 0,
             addresses=(game.token, game.read_token),
         )

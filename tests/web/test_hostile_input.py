@@ -41,9 +41,14 @@ from tests.web.driver import PLAYERS, start
 from tests.web.states import FORMS, STATES, VALUES, Tokens, clone, counts, tokens
 from views.sheets import SHEETS
 
-WRITE_BLUEPRINTS = ("games", "join", *(sheet.blueprint.name for sheet in SHEETS.values()))
+WRITE_BLUEPRINTS = ("games", "join", "seats", "evening", *(sheet.blueprint.name for sheet in SHEETS.values()))
 WRITE_ENDPOINTS = tuple(
-    sorted(("games.import_record", "games.new", "games.rematch", "games.undo", "join.card", "join.new_address", *FORMS))
+    sorted(
+        (
+            "evening.next_game", "games.import_record", "games.new", "games.rematch", "games.undo", "join.card",
+            "join.new_address", "seats.choose", *FORMS,
+        )
+    )
 )
 """Every POST route of the game blueprints; ``test_the_list_of_write_endpoints_is_complete`` keeps it honest."""
 
@@ -176,6 +181,8 @@ PLAUSIBLE: dict[str, st.SearchStrategy[str]] = {
     ),
     "event": st.sampled_from(["1", "2", "3", "4"]),
     "seen": st.sampled_from(["0", "1", "3", "9"]),
+    "name": st.sampled_from([*PLAYERS, "", "anna", "Dora"]),
+    "then": st.sampled_from(["sheet", "join"]),
     "dealer": st.sampled_from(["0", "1", "2"]),
     **VALUES,
 }
@@ -185,6 +192,8 @@ OPTIONS = tuple(option.name for sheet in SHEETS.values() for option in sheet.opt
 ENDPOINT_FIELDS: dict[str, tuple[str, ...]] = {
     "games.undo": ("event", "key"),
     "games.new": ("player", "player", "player", "dealer", "action", *OPTIONS),
+    "evening.next_game": ("player", "player", "player", "dealer", "action", *OPTIONS),
+    "seats.choose": ("name", "then"),
     **FORMS,
 }
 """The fields each write endpoint's form sends: each game registers its own (``tests.web.states``)."""

@@ -56,14 +56,20 @@ def test_an_htmx_pass_cross_runs_five_statements_and_looks_its_game_up_once(plai
     assert not any("max(events.seq)" in statement for statement in ran), "no version is asked for after a tap"
 
 
-def test_a_sheet_get_runs_two_statements(plain_app: Flask, plain_client: FlaskClient) -> None:
-    """The game with its players and rematch in one statement, its newest events in another: before, it took four."""
+def test_a_sheet_get_runs_three_statements_and_a_read_only_one_two(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """The game with its players and rematch in one statement, its newest events in another, and on a phone's own
+    page who holds which phone at the table in a third (the table's row is not read): before, it took four."""
     token = start(plain_client, "12days", variant="standard")
     plain_client.get(f"/g/{token}")
-    for headers in ({"Accept-Language": "en"}, HTMX):
-        with statements(plain_app) as ran:
-            assert plain_client.get(f"/g/{token}", headers=headers).status_code == 200
-        assert len(game_lookups(ran)) == 1 and len(ran) == 2, ran
+    with plain_app.app_context():
+        read_token = db.session.scalars(select(Game.read_token).where(Game.token == token)).one()
+    for address, seat_claims in ((token, 1), (read_token, 0)):
+        for headers in ({"Accept-Language": "en"}, HTMX):
+            with statements(plain_app) as ran:
+                assert plain_client.get(f"/g/{address}", headers=headers).status_code == 200
+            assert len(game_lookups(ran)) == 1, ran
+            assert sum("FROM seat_claims" in statement for statement in ran) == seat_claims, ran
+            assert len(ran) == 2 + seat_claims, ran
 
 
 def test_the_live_sheet_renders_in_an_app_context_without_a_request(plain_app: Flask, plain_client: FlaskClient) -> None:

@@ -84,7 +84,7 @@ def seating(first: int) -> dict[str, JSON]:
 
 def rematch(game: Game) -> dict[str, JSON]:
     """Return who deals first in a rematch: the deal goes on round the table after the last round."""
-    return seating(dealer(sheet.first_dealer(game), ROUNDS, len(game.players)))
+    return seating(dealer(game.first_dealer, ROUNDS, len(game.players)))
 
 
 AURUXXX_SHEET: SheetView[AuruxxxTable] = SheetView(

@@ -36,12 +36,6 @@ def whole(value: int) -> str:
     return half(points.whole(value))
 
 
-def first_dealer(game: Game) -> int:
-    """Return the seat that dealt the game's first round (the first seat, for an imported game)."""
-    seat = game.options.get("first_dealer")
-    return seat if isinstance(seat, int) else 0
-
-
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one AURUXXX change in words."""
     player = payload.get("player")
@@ -149,8 +143,8 @@ def lay_out(game: Game, table: AuruxxxTable) -> Sheet:
     players = table.game.players
     rows: list[Row] = []
     for index in range(ROUNDS):
-        deals = dealer(first_dealer(game), index, len(players))
-        starts = starter(first_dealer(game), index, len(players))
+        deals = dealer(game.first_dealer, index, len(players))
+        starts = starter(game.first_dealer, index, len(players))
         if index < len(table.game.rounds):
             cells = tuple(
                 ScoreCell(

@@ -1,8 +1,8 @@
 """keep a game's options in one JSON column, so that a game's options are its own business
 
 Revision ID: 4b9e6d2a7c15
-Revises: a7d3c9e1f204
-Create Date: 2026-12-02 09:00:00
+Revises: c41e8b7d2f90
+Create Date: 2026-12-06 09:00:00
 
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "4b9e6d2a7c15"
-down_revision = "a7d3c9e1f204"
+down_revision = "c41e8b7d2f90"
 branch_labels = None
 depends_on = None
 
