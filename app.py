@@ -14,7 +14,9 @@ from infra.config import Config, apply_instance_defaults, apply_pool_defaults
 from infra.redaction import RedactingFilter
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, result_card, seats, security, taps, theme
+from views import (
+    addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, records, result_card, seats, security, taps, theme,
+)
 from views.sheets import SHEETS
 
 
@@ -81,6 +83,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(addresses.bp)
     app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(records.bp)
     for sheet in SHEETS.values():
         app.register_blueprint(sheet.blueprint)
     app.register_blueprint(faq.bp)

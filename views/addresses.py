@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, abort, current_app, request, url_for
-from flask_babel import get_locale
+from flask import Blueprint, abort, request, url_for
 from sqlalchemy import or_, select
 from sqlalchemy.orm import joinedload
 
 from models import CardTable, Game, db
+from views.language import current_language
 from views.render import wants_fragment
 from views.viewers import Viewer, device
 
@@ -64,25 +64,29 @@ def open_to_edit(token: str, *, kind: str | None = None) -> tuple[Game, Viewer]:
     game, editable = opened_by(token)
     if not editable or (kind is not None and game.kind != kind):
         abort(404)
-    return game, viewer_of(game, token, editable=True)
+    return game, _viewer(token, editable=True)
 
 
 def open_to_read(token: str) -> tuple[Game, Viewer]:
     """Return the game behind an edit or a read-only address, and who looks through it: a phone that may tap, or one that only looks."""
     game, editable = opened_by(token)
-    return game, viewer_of(game, token, editable=editable)
+    return game, _viewer(token, editable=editable, tv=None if editable else _tv_of(game))
 
 
-def viewer_of(game: Game, token: str, *, editable: bool) -> Viewer:
-    """Return who looks at ``game`` through ``token`` in this request: the one place that reads it from the request."""
-    return Viewer(
-        address=token,
-        editable=editable,
-        language=str(get_locale() or current_app.config["LANGUAGES"][0]),
-        tv=None if editable else _tv_of(game),
-        fragment=wants_fragment(),
-        phone=device(),
-    )
+def open_tv(token: str) -> tuple[Game, Viewer]:
+    """Return the game running at the table a table address names, and the table's TV looking at it; else a missing page.
+
+    The TV looks through the game's read-only address and follows the table (``Viewer.tv``).
+    """
+    game = current_game_at(token)
+    if game is None or game.read_token is None:
+        abort(404)
+    return game, _viewer(game.read_token, editable=False, tv=token)
+
+
+def _viewer(token: str, *, editable: bool, tv: str | None = None) -> Viewer:
+    """Return who looks through ``token`` in this request: the one place that reads it from the request."""
+    return Viewer(address=token, editable=editable, language=current_language(), tv=tv, fragment=wants_fragment(), phone=device())
 
 
 def _tv_of(game: Game) -> str | None:

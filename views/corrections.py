@@ -95,7 +95,7 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
         try:
             problems = list(
                 record_tap(
-                    game, how.event, {how.position: index, "record": written},
+                    game, viewer, how.event, {how.position: index, "record": written},
                     precondition=unchanged_since(game.setup, index, seen),
                 ).problems
             )

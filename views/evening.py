@@ -25,14 +25,14 @@ from rules.evening import Played, Standing, evening_of, placings, players_of, st
 from rules.games import find_game
 from views.addresses import open_to_edit, open_to_read
 from views.chart import build_chart
-from views.games import NewGameForm, answer_new_game_form, new_game_page, start_after
+from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.limits import creating
-from views.live import version as live_version
 from views.qr import for_phones, qr_svg
-from views.render import game_page, go_to, page_or_fragment, wants_fragment
+from views.render import game_page, go_to, page_or_fragment
 from views.result import ResultLinks, played_of, result_links_for
 from views.scoreboard import csv_number, csv_text, decimal_separator, headline, shown
 from views.sheets import SHEETS, scoreboard, sheet_of
+from views.viewers import Viewer
 
 bp = Blueprint("evening", __name__)
 
@@ -208,21 +208,26 @@ def export(token: str) -> BaseResponse:
 # --- Between two games, on the TV --------------------------------------------------------------
 
 
-def tv_between_games(game: Game, table_token: str) -> BaseResponse:
-    """Show the table's TV between two games: the last result large, the evening's standings, and the code to join."""
+def tv_between_games(game: Game, viewer: Viewer) -> BaseResponse:
+    """Show the table's TV between two games: the last result large, the evening's standings, and the code to join.
+
+    ``viewer`` is the TV: the game's read-only address, with the table address it follows (``Viewer.tv``).
+    """
+    table_token = viewer.tv or ""
     join_address = for_phones(url_for("join.table", token=table_token, _external=True))[0]
-    board = scoreboard(game)
+    state = folded(game)
+    board = scoreboard(game, state)
     return page_or_fragment(
         "evening/tv.html",
         "evening",
-        wants_fragment(),
+        viewer.fragment,
         game=game,
-        evening=evening_around(game, editable=False),
+        evening=evening_around(game, editable=viewer.editable),
         board=board,
         last=_lines(played_of(board)),
         headline=headline(board),
         chart=build_chart(board, title=board.caption),
-        version=live_version(game.id),
+        version=state.version,
         table_token=table_token,
         join_qr=qr_svg(join_address),
     )
@@ -251,5 +256,6 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
         form.names = [*game.player_names[:seats], *[""] * (seats - len(game.player_names))]
         return new_game_page(form)
     return answer_new_game_form(
-        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer))
+        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer)),
+        fragment=viewer.fragment,
     )

@@ -14,7 +14,7 @@ from models import db
 from models.game import NAME_MAX_LENGTH, new_token
 from views.limits import joining
 from views.qr import for_phones, qr_svg
-from views.addresses import current_game_at, open_to_edit
+from views.addresses import current_game_at, open_to_edit, open_tv
 from views.evening import tv_between_games
 from views.render import game_page, go_to, wants_fragment
 from views.seats import this_phone
@@ -40,12 +40,10 @@ def tv(token: str) -> Response:
 
     Between two games (one is over, the next not started) it shows the evening's standings.
     """
-    game = current_game_at(token)
-    if game is None:
-        abort(404)
+    game, viewer = open_tv(token)
     if between_games(game):
-        return tv_between_games(game, token)
-    return go_to(url_for("games.sheet", token=game.read_token, tv=token), wants_fragment())
+        return tv_between_games(game, viewer)
+    return go_to(url_for("games.sheet", token=viewer.address, tv=viewer.tv), viewer.fragment)
 
 
 @bp.get("/g/<token>/join")

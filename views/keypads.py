@@ -90,7 +90,7 @@ def keypad_seen() -> int | None:
 
 
 def record_hand(
-    game: Game, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
+    game: Game, viewer: Viewer, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
 ) -> tuple[list[str], int]:
     """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
 
@@ -105,7 +105,7 @@ def record_hand(
             raise StaleError(f"a hand changed after change {seen}")
 
     try:
-        problems = record_tap(game, "hand", payload, precondition=unchanged).problems
+        problems = record_tap(game, viewer, "hand", payload, precondition=unchanged).problems
     except StaleError:
         return [], 409
     return list(problems), 422 if problems else 200
@@ -146,7 +146,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
             payload, problems = how.written(entry, action, player, request.form)
             if not problems:
                 problems, status = record_hand(
-                    game, payload, hand=lambda folded_table: how.part(how.rules.typed(folded_table), player, request.form), seen=seen
+                    game, viewer, payload, hand=lambda folded_table: how.part(how.rules.typed(folded_table), player, request.form), seen=seen
                 )
             if status == 200 and not problems:
                 drop_draft(draft)

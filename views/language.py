@@ -18,6 +18,12 @@ def languages() -> tuple[str, ...]:
     return configured
 
 
+def current_language() -> str:
+    """Return the language this request (or this push, under ``force_locale``) is answered in: the default where none was chosen."""
+    locale = get_locale()
+    return str(locale) if locale is not None else str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
 def select_locale() -> str | None:
     """Pick the switch's choice, else the best match for the browser, else the default."""
     chosen = request.cookies.get(COOKIE)
@@ -56,7 +62,7 @@ def switch(code: str) -> BaseResponse:
 def language_context() -> dict[str, object]:
     """Give every template the current language and the address to come back to (a live push has none: it is no page)."""
     return {
-        "current_language": str(get_locale() or languages()[0]),
+        "current_language": current_language(),
         "languages": languages(),
         "here": request.full_path.rstrip("?") if has_request_context() else "",
     }

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request
-from flask_babel import force_locale, get_locale, gettext
+from flask_babel import force_locale, gettext
 from markupsafe import Markup
 from sqlalchemy import func, select
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
@@ -35,6 +35,7 @@ from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, eve
 from models import Event, Folded, Game, db, folded
 from views.addresses import opened_by, open_to_read
 from views.forms import is_whole
+from views.language import current_language
 from views.sheets import live_part
 from views.viewers import Viewer, shared_viewer
 
@@ -46,8 +47,8 @@ RETRY_MILLISECONDS = 500
 RETRY = Message.of(f"retry: {RETRY_MILLISECONDS}\n\n")
 
 
-def version(game_id: int) -> int:
-    """Return the number of a game's newest event (0 for none), ending the read at once.
+def _stored_version(game_id: int) -> int:
+    """Return a game's version as stored (``Folded.version``, read without folding), ending the read at once.
 
     Ending the transaction matters: a reader that stayed in one would keep seeing the
     database as it was when it began.
@@ -182,9 +183,9 @@ def changes(token: str) -> Response:
         ) from None
     try:
         known = hub.version_of(game_id)
-        seen = version(game_id) if known is None else known
+        seen = _stored_version(game_id) if known is None else known
         seconds = lifetime(app)
-        language = str(get_locale() or app.config["LANGUAGES"][0])
+        language = current_language()
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
         on_tv = bool(request.args.get("tv"))
         body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds, refetch=on_tv))

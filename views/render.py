@@ -67,8 +67,8 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
     join_address = for_phones(url_for("join.table", token=viewer.tv, _external=True))[0] if viewer.tv else None
     return {
         "problems": list(problems),
-        "record_url": url_for("games.export", token=viewer.address),
-        "csv_url": url_for("games.csv_export", token=viewer.address),
+        "record_url": url_for("records.export", token=viewer.address),
+        "csv_url": url_for("records.csv_export", token=viewer.address),
         "chart": build_chart(board, title=board.caption),
         "caption": board.caption,
         "share": share_text(board) if board.winners else "",

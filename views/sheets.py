@@ -154,10 +154,10 @@ def live_part(game: Game, viewer: Viewer, state: Folded) -> str:
     return rendered(template, "sheet", True, **context)
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """Return the game's points in the shape the chart, the CSV and the share text read."""
+def scoreboard(game: Game, state: Folded | None = None) -> Scoreboard:
+    """Return the game's points at ``state`` (the stored one if not given) in the shape the chart, the CSV and the share text read."""
     views = sheet_of(game.kind)
-    return views.lay_out(game, views.rules.typed(folded(game).table)).board
+    return views.lay_out(game, views.rules.typed((state or folded(game)).table)).board
 
 
 def between_games(game: Game) -> bool:

@@ -18,7 +18,7 @@ from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from views.live import shared_sheet
 from views.sheets import render
-from views.viewers import DEVICE_COOKIE, Viewer, device
+from views.viewers import DEVICE_COOKIE, Viewer
 
 bp = Blueprint("taps", __name__)
 
@@ -59,6 +59,7 @@ class Tapped:
 
 def record_tap(
     game: Game,
+    viewer: Viewer,
     kind: str,
     payload: Mapping[str, JSON],
     *,
@@ -66,15 +67,17 @@ def record_tap(
 ) -> Tapped:
     """Append a tap to the game's history; return the game as it then stands, and why the tap was refused, if it was.
 
-    A refusal about one player names them: the sheet has a column each, and a correction a
-    field each. A form whose key already recorded a different change is refused too.
+    The tap is stored as made by the viewer's phone. A refusal about one player names them: the
+    sheet has a column each, and a correction a field each. A form whose key already recorded a
+    different change is refused too.
     ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
     """
-    return record_taps(game, [(kind, payload)], precondition=precondition)
+    return record_taps(game, viewer, [(kind, payload)], precondition=precondition)
 
 
 def record_taps(
     game: Game,
+    viewer: Viewer,
     changes: Sequence[tuple[str, Mapping[str, JSON]]],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
@@ -86,7 +89,7 @@ def record_taps(
     key = tap_key()
     keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
     try:
-        return Tapped(append_events(game, changes, idempotency_keys=keys, device=device(), precondition=precondition))
+        return Tapped(append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition))
     except KeyReusedError:
         refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:

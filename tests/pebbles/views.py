@@ -90,7 +90,7 @@ def take(token: str) -> Response:
     game, viewer = open_to_edit(token, kind=rules.KIND)
     player = posted_player(request.form, game.player_names)
     won: dict[str, JSON] = {"round": posted_index(request.form, "round", rules.PEBBLES.parse(game.setup).length, "Unknown round."), "player": player}
-    return after_tap(game, viewer, record_tap(game, "win", won))
+    return after_tap(game, viewer, record_tap(game, viewer, "win", won))
 
 
 # --- The stones keypad ---------------------------------------------------------------------------

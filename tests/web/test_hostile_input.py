@@ -41,12 +41,12 @@ from tests.web.driver import PLAYERS, start
 from tests.web.states import FORMS, STATES, VALUES, Tokens, clone, counts, tokens
 from views.sheets import SHEETS
 
-WRITE_BLUEPRINTS = ("games", "join", "seats", "evening", *(sheet.blueprint.name for sheet in SHEETS.values()))
+WRITE_BLUEPRINTS = ("games", "records", "join", "seats", "evening", *(sheet.blueprint.name for sheet in SHEETS.values()))
 WRITE_ENDPOINTS = tuple(
     sorted(
         (
-            "evening.next_game", "games.import_record", "games.new", "games.rematch", "games.undo", "join.card",
-            "join.new_address", "seats.choose", *FORMS,
+            "evening.next_game", "games.new", "games.rematch", "games.undo", "join.card",
+            "join.new_address", "records.import_record", "seats.choose", *FORMS,
         )
     )
 )

@@ -31,7 +31,7 @@ def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     player = posted_player(request.form, game.player_names)
-    return after_tap(game, viewer, record_tap(game, "pass", {"round": posted_round(request.form), "player": player}))
+    return after_tap(game, viewer, record_tap(game, viewer, "pass", {"round": posted_round(request.form), "player": player}))
 
 
 @bp.post("/g/<token>/happy-man")
@@ -39,7 +39,7 @@ def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     player = posted_player(request.form, game.player_names)
-    return after_tap(game, viewer, record_tap(game, "happy_man", {"round": posted_round(request.form), "player": player}))
+    return after_tap(game, viewer, record_tap(game, viewer, "happy_man", {"round": posted_round(request.form), "player": player}))
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
@@ -51,7 +51,7 @@ def finish(token: str) -> Response:
         if not is_whole(golden12):
             return _finish_page(game, viewer, [gettext("Tap how many Golden 12 ended the round.")], 422)
         ended: dict[str, JSON] = {"round": posted_round(request.form), "player": posted_player(request.form, game.player_names), "golden12": int(golden12)}
-        problems = record_tap(game, "finish", ended).problems
+        problems = record_tap(game, viewer, "finish", ended).problems
         if problems:
             return _finish_page(game, viewer, list(problems), 422)
         return go_to(url_for("games.sheet", token=game.token), viewer.fragment)

@@ -41,7 +41,7 @@ def reveal_card(token: str) -> Response:
         "player": posted_player(request.form, game.player_names),
         "card": parse_card(request.form.get("card", "")),
     }
-    return after_tap(game, viewer, record_tap(game, "card", revealed))
+    return after_tap(game, viewer, record_tap(game, viewer, "card", revealed))
 
 
 @bp.post("/g/<token>/gift")
@@ -49,7 +49,7 @@ def give_day(token: str) -> Response:
     """Record whom a Claus winner gives the day card(s) to."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
     given: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names)}
-    return after_tap(game, viewer, record_tap(game, "gift", given))
+    return after_tap(game, viewer, record_tap(game, viewer, "gift", given))
 
 
 @bp.post("/g/<token>/clear-day")
@@ -63,7 +63,7 @@ def clear_day(token: str) -> Response:
         refused = Tapped(now, (gettext("Only the cards of the day being played can be cleared."),))
         return after_tap(game, viewer, refused, refused_at="quick")
     undos = clearing(now.history, index)
-    return after_tap(game, viewer, record_taps(game, undos) if undos else Tapped(now), refused_at="quick")
+    return after_tap(game, viewer, record_taps(game, viewer, undos) if undos else Tapped(now), refused_at="quick")
 
 
 @bp.post("/g/<token>/taken")
@@ -72,7 +72,7 @@ def take_day(token: str) -> Response:
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
     taker = request.form.get("player", "")
     taken: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names) if taker else None}
-    return after_tap(game, viewer, record_tap(game, "taken", taken))
+    return after_tap(game, viewer, record_tap(game, viewer, "taken", taken))
 
 
 @bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from babel.lists import format_list
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from models import Game
@@ -35,6 +35,7 @@ from rules.twelve_days.score import (
     score_game,
 )
 from views.forms import is_whole
+from views.language import current_language
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
 from views.sheets import counted_from_one
@@ -67,7 +68,7 @@ def parse_card(value: str) -> Card | str:
 
 def listed(items: Sequence[str]) -> str:
     """Return items as the reader lists them: "4 and 5" in English, "4 und 5" in German."""
-    return format_list(list(items), locale=get_locale() or "de")
+    return format_list(list(items), locale=current_language())
 
 
 def days_text(days: tuple[int, ...], *, capital: bool = False) -> str:
