@@ -106,6 +106,6 @@ def trust_proxies(app: Flask) -> None:
     would share one rate-limit bucket and one stream cap. Set too high, a client could claim
     any address by sending the header itself.
     """
-    hops = int(app.config.get("TRUSTED_PROXIES", 0))
+    hops = int(app.config["TRUSTED_PROXIES"])
     if hops > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]

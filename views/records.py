@@ -63,7 +63,7 @@ def import_record() -> BaseResponse | tuple[str, int]:
         return render_template("records/import.html", problems=[]), 200
     if request.mimetype == "application/json":
         return _import_json()
-    if current_app.config.get("WTF_CSRF_ENABLED", True):
+    if current_app.config["WTF_CSRF_ENABLED"]:
         csrf.protect()  # the upload form; ``protect`` itself would ignore the setting
     upload = request.files.get("record")
     if upload is None or not upload.filename:
