@@ -208,8 +208,9 @@ def test_no_shared_python_module_names_a_game() -> None:
 def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
     """The shared templates, scripts and stylesheets take the games from the server; each game's styles are in its own folder."""
     words = game_words()
-    files = shared_files("templates/**/*.html", "static/*.js", "static/js/*.js", "static/css/*.css")
+    files = shared_files("templates/**/*.html", "templates/**/*.svg", "static/*.js", "static/js/*.js", "static/css/*.css")
     assert ROOT / "static" / "sw.js" in files and ROOT / "templates" / "games" / "new.html" in files
+    assert ROOT / "templates" / "result" / "card.svg" in files
     assert ROOT / "static" / "css" / "app.css" in files
     for path in files:
         text = path.read_text(encoding="utf-8").lower()
