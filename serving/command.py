@@ -4,6 +4,8 @@ import os
 
 from infra.config import Config
 
+HOST = os.environ.get("HOST", "0.0.0.0")
+"""Where ``python -m serving`` listens: every interface for the phones on the LAN; ``127.0.0.1`` behind a reverse proxy on the same machine."""
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
 HEADROOM = 500
