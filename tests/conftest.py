@@ -13,6 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from infra.config import TestConfig
+from tests.servers import AUDIT
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -49,9 +50,27 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Launch the system's Chromium instead of a browser downloaded by Playwright."""
+    """Launch the system's Chromium instead of a browser downloaded by Playwright.
+
+    It takes the test certificates (self-signed, or from Caddy's local CA) as a phone that
+    trusts them would: the page stays a secure context, so its service worker registers.
+    """
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    return {**browser_type_launch_args, "executable_path": chromium}
+    arguments = [*browser_type_launch_args.get("args", []), "--ignore-certificate-errors"]
+    return {**browser_type_launch_args, "executable_path": chromium, "args": arguments}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_token_in_any_log() -> Iterator[None]:
+    """After the last test, fail if a log of any server the run started (gunicorn, Caddy, PostgreSQL, Redis) shows a game token.
+
+    Each server hands its log and its database's tokens to ``AUDIT`` when it stops; this
+    fixture is set up first and so torn down last, after every server has stopped.
+    """
+    yield
+    leaks = AUDIT.leaks()
+    if leaks:
+        pytest.fail("game tokens in server logs:\n" + "\n".join(leaks[:20]), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)
