@@ -9,7 +9,7 @@ from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from infra.cli import score_command
-from infra.config import Config, apply_instance_defaults, apply_pool_defaults
+from infra.config import Config, apply_engine_defaults, apply_instance_defaults
 from infra.redaction import RedactingFilter
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
@@ -28,7 +28,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
         app.config.from_object(config)
     os.makedirs(app.instance_path, exist_ok=True)
     apply_instance_defaults(app.config, app.instance_path)
-    apply_pool_defaults(app.config)
+    apply_engine_defaults(app.config)
 
     if app.testing:
         app.jinja_env.undefined = StrictUndefined

@@ -55,10 +55,21 @@ def redact(text: str) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Take game tokens out of a log record's message (gunicorn's error log names a failed request's path)."""
+    """Take game tokens out of a log record: its message, its arguments, its traceback and its stack.
+
+    Gunicorn's error log and Flask's "Exception on ..." name a failed request's path, and an
+    exception's message may quote an address. The traceback is formatted here, once, and kept
+    redacted in ``exc_text``, which every formatter prints instead of formatting it again.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(str(record.msg))
         if isinstance(record.args, tuple):
             record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
