@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, g, request, session
+from flask import Blueprint, Response, abort, g, request, session
 from flask_babel import gettext
 
 from models import Game, KeyReusedError, StaleError, append_event
@@ -32,8 +32,13 @@ def new_key() -> str:
 
 
 def tap_key() -> str:
-    """Return the key the tapped form carried, so a resent tap is recognised and counted once."""
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once.
+
+    No page writes a NUL into a key, and PostgreSQL cannot store one: such a form is refused.
+    """
     key = request.form.get("key", "")
+    if "\x00" in key:
+        abort(400)
     if not key or len(key) > MAX_KEY_LENGTH:
         return new_key()
     return key
@@ -42,7 +47,7 @@ def tap_key() -> str:
 def device() -> str | None:
     """Return this phone's id, kept in a cookie so the history can say which phone tapped."""
     value = request.cookies.get(DEVICE_COOKIE)
-    return value if value and len(value) <= MAX_KEY_LENGTH else None
+    return value if value and len(value) <= MAX_KEY_LENGTH and "\x00" not in value else None
 
 
 def say(problem: Problem) -> str:

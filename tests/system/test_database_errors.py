@@ -69,9 +69,9 @@ def test_a_nul_in_an_address_a_key_or_a_field_is_refused_never_a_500(server: Gun
     )
     assert imported.status_code == 422, imported.text[:300]
 
-    host.session.cookies.set("device", f"phone{NUL}")
+    host.session.cookies.set("device", '"\\000phone"')  # a quoted cookie's octal escape: NUL once the app reads it
     assert host.post(f"/g/{token}/pass", {"round": 0, "player": "Cleo"}).status_code == 303
-    assert host.get(f"/g/{token}/record.json").json()["rounds"][0]["passes"] == {"Anna": 0, "Ben": 0, "Cleo": 1}
+    assert host.get(f"/g/{token}").text.count('class="box crossed"') == 1, "only that tap was stored"
 
     log = server.log_text()
     assert '" 500 ' not in log and "Traceback" not in log, log[-3000:]
