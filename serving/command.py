@@ -21,7 +21,9 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
     """Return the gunicorn command line: evented workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate.
 
     A gevent worker holds an open live stream as a sleeping greenlet, not a thread: thousands
-    fit in one process, and a tap never waits for a stream to let go of a worker.
+    fit in one process, and a tap never waits for a stream to let go of a worker. Ours also
+    limits how long a client may take to send a request and how many connections one
+    address holds (``serving.worker``).
     """
     tls = ["--certfile", cert, "--keyfile", key] if cert and key else []
     return [
@@ -32,7 +34,7 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
         "--workers",
         workers,
         "--worker-class",
-        "gevent",
+        "serving.worker.GuardedGeventWorker",
         "--worker-connections",
         WORKER_CONNECTIONS,
         "--access-logfile",

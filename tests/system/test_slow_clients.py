@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import GunicornServer
+from tests.servers import GunicornServer, self_signed_certificate
 from tests.system.phones import Phone, new_auruxxx_game
 
 pytestmark = pytest.mark.system
@@ -67,6 +67,19 @@ def quick_limit(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornSe
 
 
 @pytest.fixture
+def quick_limit_over_https(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornServer]:
+    """A server speaking HTTPS itself (``TLS_CERT``/``TLS_KEY``) that gives a TLS handshake 3 s."""
+    server = GunicornServer(
+        sqlite_database_url, tmp_path / "gunicorn.log", workers=1, settings={"REQUEST_READ_SECONDS": "3"},
+        tls=self_signed_certificate(tmp_path),
+    ).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
 def few_connections(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornServer]:
     """A server process that lets one address hold 10 connections, and gives a body two minutes."""
     server = GunicornServer(
@@ -92,6 +105,15 @@ def test_a_body_that_stops_arriving_is_cut_off_with_408(quick_limit: GunicornSer
     new_auruxxx_game(phone, ["Anna", "Ben"])  # a body that arrives is read as before
     log = quick_limit.log_text()
     assert "Traceback" not in log and '" 500 ' not in log, log[-3000:]
+
+
+def test_a_tls_handshake_that_never_comes_is_cut_off(quick_limit_over_https: GunicornServer) -> None:
+    """A client that connects to ``make run`` over HTTPS and never shakes hands is let go after ``REQUEST_READ_SECONDS``."""
+    with socket.create_connection(("127.0.0.1", quick_limit_over_https.port), timeout=WAIT) as silent:
+        started = time.monotonic()
+        assert answer_of(silent) == b""
+        assert time.monotonic() - started < WAIT, "the server never closed the connection"
+    assert "Traceback" not in quick_limit_over_https.log_text()
 
 
 def test_one_address_cannot_hold_every_connection(few_connections: GunicornServer) -> None:

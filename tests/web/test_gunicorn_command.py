@@ -4,16 +4,20 @@ import logging
 import sys
 from pathlib import Path
 
+from gunicorn.workers.ggevent import GeventWorker
+
 from infra.config import Config
 from infra.redaction import RedactingFilter, redact
 from serving.command import gunicorn_argv
+from serving.worker import GuardedGeventWorker
 from tests.conftest import migrated_app
 from tests.servers import LogAudit
 
 
 def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
     argv = gunicorn_argv("127.0.0.1:8000", "2")
-    assert argv[argv.index("--worker-class") + 1] == "gevent"
+    assert argv[argv.index("--worker-class") + 1] == "serving.worker.GuardedGeventWorker"
+    assert issubclass(GuardedGeventWorker, GeventWorker)
     assert int(argv[argv.index("--worker-connections") + 1]) > Config.LIVE_STREAMS_PER_PROCESS
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
