@@ -16,13 +16,16 @@ VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBO
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium postgresql rsvg-convert faq-eval bench
+.PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert faq-eval bench
 
-run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
+run: build
 	$(FLASK) db upgrade
 	$(BIN)/python -m serving
 
-test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
+# Everything a server needs to run the app, without starting it: a host's install and its upgrades (docs/deploy.md).
+build: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
+
+test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server
 	$(BIN)/mypy
 	$(BIN)/pytest
 
@@ -86,6 +89,19 @@ postgresql:
 	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 		$$sudo apt-get update && $$sudo apt-get install -y postgresql; \
+	fi
+
+# The production stack's system test (tests/system/test_https_stack.py) runs its own Caddy and Redis.
+caddy:
+	@if ! command -v caddy >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y caddy; \
+	fi
+
+redis-server:
+	@if ! command -v redis-server >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y redis-server; \
 	fi
 
 # Live sheets at scale (K tables x 5 phones on SQLite and PostgreSQL), two Chromium phones,
