@@ -203,6 +203,7 @@ class GunicornServer:
         self.port = port or free_port()
         self.settings = dict(settings or {})
         self.tls = tls
+        self.healthy = True
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
 
@@ -216,8 +217,12 @@ class GunicornServer:
         """Return where a reverse proxy reaches this server (host:port)."""
         return f"127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> GunicornServer:
-        """Start ``python -m serving`` and return once every worker has booted and the front page answers."""
+    def start(self, timeout: float = 30.0, *, healthy: bool = True) -> GunicornServer:
+        """Start ``python -m serving`` and return once every worker has booted and ``/healthz`` answers.
+
+        ``healthy=False`` waits for ``/healthz`` to say 503 instead: a server whose database is out of reach.
+        """
+        self.healthy = healthy
         env = {
             **os.environ,
             "HOST": "127.0.0.1",
@@ -239,7 +244,7 @@ class GunicornServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_text()}")
-            if answers(f"{self.base}/") and self._all_workers_booted():
+            if answers(f"{self.base}/healthz", status=200 if healthy else 503) and self._all_workers_booted():
                 return self
             time.sleep(0.1)
         self.stop()
@@ -285,19 +290,30 @@ class GunicornServer:
         self._close()
 
     def _close(self) -> None:
-        """Close the log and hand it, with the tokens of the database served, to the audit."""
+        """Close the log and hand it, with the tokens of the database served (if it was reachable), to the audit."""
         if self._log is not None:
             self._log.close()
             self._log = None
             AUDIT.keep(self.log_path)
-            AUDIT.collect_tokens(self.database_url)
+            if self.healthy:
+                AUDIT.collect_tokens(self.database_url)
 
 
-def answers(url: str, *, status: int = 200) -> bool:
-    """Return whether ``url`` answers with ``status`` right now (HTTPS of a test certificate included)."""
-    unverified = ssl._create_unverified_context() if url.startswith("https:") else None
+def answers(url: str, *, status: int = 200, authority: Path | None = None) -> bool:
+    """Return whether ``url`` answers with ``status`` right now.
+
+    Over HTTPS the certificate must be signed by ``authority`` if given; if not, any certificate
+    will do (a test's self-signed one).
+    """
+    context = None
+    if authority is not None:
+        if not authority.exists():
+            return False
+        context = ssl.create_default_context(cafile=str(authority))
+    elif url.startswith("https:"):
+        context = ssl._create_unverified_context()
     try:
-        with urllib.request.urlopen(url, timeout=5, context=unverified) as answer:
+        with urllib.request.urlopen(url, timeout=5, context=context) as answer:
             return bool(answer.status == status)
     except urllib.error.HTTPError as refused:
         return refused.code == status
@@ -413,7 +429,7 @@ class CaddyProxy:
         return self.directory / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
 
     def start(self, timeout: float = 30.0) -> CaddyProxy:
-        """Start ``caddy run`` and return once the site answers ``/healthz`` through it over HTTPS."""
+        """Start ``caddy run`` and return once the site answers ``/healthz`` through it, with a certificate from its local CA."""
         env = {
             **os.environ,
             "XDG_DATA_HOME": str(self.directory / "data"),
@@ -432,7 +448,7 @@ class CaddyProxy:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"caddy exited with {self.process.returncode}:\n{self.log_text()}")
-            if answers(f"{self.base}/healthz"):
+            if answers(f"{self.base}/healthz", authority=self.root_certificate):
                 return self
             time.sleep(0.1)
         self.stop()

@@ -10,6 +10,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
+from live.hub import hub_of
 from models import db
 from views.errors import http_error
 
@@ -21,16 +22,20 @@ BUSY_RETRY_SECONDS = 5
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Answer 200 when a trivial query reaches the database, 503 (and take this server out of rotation) when not."""
+    """Answer 200 when a trivial query reaches the database, 503 (and take this server out of rotation) when not.
+
+    It also says how many live streams the answering process holds: where the open sheets are.
+    """
+    streams = hub_of(current_app._get_current_object()).open_streams()  # type: ignore[attr-defined]
     try:
         db.session.execute(text("SELECT 1"))
     except SQLAlchemyError as error:
         db.session.rollback()
         current_app.logger.warning("health check: the database does not answer: %s", reason(error))
-        response = jsonify(status="unavailable", database=False)
+        response = jsonify(status="unavailable", database=False, streams=streams)
         response.status_code = 503
     else:
-        response = jsonify(status="ok", database=True)
+        response = jsonify(status="ok", database=True, streams=streams)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -1,16 +1,14 @@
 """A live Tischblock server for the browser tests, and a phone to look at it with."""
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Browser, Page, Playwright
 from werkzeug.serving import make_server
 
-from tests.browser.taps import WAIT
 from tests.conftest import migrated_app
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -46,26 +44,6 @@ def phone(browser: Browser, playwright: Playwright) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
-
-
-PhoneMaker = Callable[..., Page]
-"""Opens a new phone (its own browser profile); keyword arguments go to the browser context."""
-
-
-@pytest.fixture
-def new_phone(browser: Browser, playwright: Playwright) -> Iterator[PhoneMaker]:
-    """Return a maker of German Pixel 7 phones, each with its own browser profile; all closed at the end."""
-    contexts: list[BrowserContext] = []
-
-    def make(**options: Any) -> Page:
-        context = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": "de-DE", **options})
-        context.set_default_timeout(WAIT)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -21,6 +22,18 @@ def start_game(page: Page, base: str, names: list[str], kind: str = "auruxxx") -
     page.locator("button[value=start]").click()
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
     return page.url
+
+
+def table_address(page: Page, sheet: str, base: str) -> str:
+    """Return the table address the sheet's join page shows, on ``base``.
+
+    Opened at 127.0.0.1, the page names this machine's LAN address instead (a phone cannot
+    open 127.0.0.1); the tests' phones run here and keep to ``base``.
+    """
+    page.goto(f"{sheet}/join")
+    shown = page.locator("p.address a").first.get_attribute("href")
+    assert shown and "/t/" in shown, shown
+    return base + urlsplit(shown).path
 
 
 def eventually(phone: Page, script: str, arg: object = None, timeout: float = 10_000) -> None:

@@ -12,13 +12,12 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PhoneMaker
-from tests.browser.taps import crossed, finish_round, give_figure, install, pass_cross, start_game, type_hand
+from tests.conftest import PhoneMaker
+from tests.browser.taps import crossed, finish_round, give_figure, install, pass_cross, start_game, table_address, type_hand
 from tests.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
 
 pytestmark = pytest.mark.browser
@@ -59,24 +58,14 @@ def secure_phone(new_phone: PhoneMaker) -> Page:
     return phone
 
 
-def on_server(address: str, base: str) -> str:
-    """Return an address the app printed (with this machine's LAN address) as reached on the test server."""
-    parts = urlsplit(address)
-    return f"{base}{parts.path}"
-
-
 def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: GunicornServer, tmp_path: Path) -> None:
-    """Issue 16: start, join on a second phone, tap, finish with hands, correct, rematch and import, all by taps over HTTPS."""
+    """Issue 16: start, join on a second phone, tap, finish with hands, correct, import and rematch, all by taps over HTTPS."""
     base = https_server.base
     anna, ben = secure_phone(new_phone), secure_phone(new_phone)
     sheet = start_game(anna, base, PLAYERS)
     assert anna.evaluate("isSecureContext")
 
-    anna.locator("a.join-button").click()
-    anna.wait_for_url(re.compile(r"/join$"))
-    table = anna.locator("p.address a").first.get_attribute("href")
-    assert table and "/t/" in table
-    ben.goto(on_server(table, base))
+    ben.goto(table_address(anna, sheet, base))
     ben.wait_for_url(sheet)
     anna.goto(sheet)
 
@@ -103,18 +92,20 @@ def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: Gunico
     assert record["rounds"][0]["hands"]["Ben"] == {"points": 10}
     assert record["rounds"][0]["passes"] == {"Anna": 1, "Ben": 1, "Cleo": 0}
 
-    anna.locator("form[action$='/rematch'] button").tap()
-    anna.wait_for_url(lambda address: address != sheet and re.search(r"/g/[^/]+$", address) is not None)
-    expect(anna.locator("#sheet thead th.player .name")).to_have_text(PLAYERS)
-
     exported = tmp_path / "record.json"
-    exported.write_text(json.dumps(record))
+    exported.write_text(json.dumps({**record, "rounds": record["rounds"] * 3}))  # a whole game: three such rounds
     ben.goto(f"{base}/import")
     ben.locator("input[name=record]").set_input_files(str(exported))
     ben.locator("form.import button[type=submit]").tap()
     ben.wait_for_url(re.compile(r"/g/[^/]+$"))
-    assert ben.url not in (sheet, anna.url)
-    expect(ben.locator("#sheet tr.round--done")).to_have_count(1)
+    imported = ben.url
+    assert imported != sheet
+    expect(ben.locator("#sheet tr.round--done")).to_have_count(3)
+
+    ben.locator("form[action$='/rematch'] button").tap()
+    ben.wait_for_url(lambda address: address != imported and re.search(r"/g/[^/]+$", address) is not None)
+    expect(ben.locator("#sheet thead th.player .name")).to_have_text(PLAYERS)
+    expect(ben.locator("#sheet tr.round--done")).to_have_count(0)
 
     log = https_server.log_text()
     assert '" 400 ' not in log and "Traceback" not in log, log[-3000:]

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
-from tests.browser.conftest import PhoneMaker
+from tests.conftest import PhoneMaker
 from tests.browser.taps import eventually, install, start_game
 
 pytestmark = pytest.mark.browser

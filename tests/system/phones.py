@@ -41,6 +41,7 @@ class Phone:
         self.session = requests.Session()
         self.session.headers["Accept-Language"] = "en"
         self.session.verify = verify
+        self.session.trust_env = False  # the machine's CA bundle and proxies are not the phone's
         self.session.mount(base, FromAddress(source))
         self.csrf = ""
 

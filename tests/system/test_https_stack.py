@@ -1,0 +1,244 @@
+"""The production stack of ``deploy/`` on 127.0.0.1: Caddy (``Caddyfile.lan``, ``tls internal``) in front of
+two app servers with the settings of ``tischblock.env.example``, on PostgreSQL, with Redis for the rate limits.
+
+Two Chromium phones play an AURUXXX round through it over HTTPS while the app servers come
+and go: each tap is stored once and reaches the other phone whichever server took it, one app
+server stops mid-round and the phones carry on through the other, and Caddy's health checks
+keep a server whose database is out of reach away from the phones. The stack is started once
+for the module; each test leaves both app servers running.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import Engine, create_engine, select
+
+from models import Event, Game
+from tests.browser.taps import crossed, finish_round, give_figure, pass_cross, start_game, table_address, type_hand
+from tests.conftest import PhoneMaker
+from tests.servers import ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
+from tests.system.conftest import require
+from tests.system.phones import Phone
+
+pytestmark = pytest.mark.system
+
+ENV_EXAMPLE = ROOT / "deploy" / "tischblock.env.example"
+PLAYERS = ["Anna", "Ben", "Cleo"]
+WAIT = 30.0
+"""Seconds to wait for the stack to notice a change (a health check every 3 s, a stream reconnecting); over as soon as it did."""
+CREATE_PER_MINUTE = 30
+"""New games one client address may start per minute (views/limits.py)."""
+
+
+def deployed_settings(redis_url: str) -> dict[str, str]:
+    """Return the app servers' settings as ``deploy/tischblock.env.example`` gives them, with this test's Redis.
+
+    The secret key and the database are the test's own (``GunicornServer`` sets them), and
+    each app server runs one worker, to keep the test light.
+    """
+    settings = {}
+    for line in ENV_EXAMPLE.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            settings[name.strip()] = value.strip()
+    assert {"TRUSTED_PROXIES", "SESSION_COOKIE_SECURE", "RATELIMIT_STORAGE_URI", "SECRET_KEY", "DATABASE_URL"} <= set(settings)
+    for own in ("SECRET_KEY", "DATABASE_URL", "WORKERS"):
+        del settings[own]
+    return {**settings, "RATELIMIT_STORAGE_URI": redis_url}
+
+
+@dataclass
+class Stack:
+    """Caddy in front of two app servers on PostgreSQL, with Redis; app servers stop and start again on their ports."""
+
+    folder: Path
+    database_url: str
+    settings: dict[str, str]
+    ports: list[int]
+    caddy: CaddyProxy
+    apps: list[GunicornServer] = field(default_factory=list)
+    starts: int = 0
+
+    def app(self, index: int, *, database_url: str | None = None) -> GunicornServer:
+        """Start app server ``index`` on its port (on another database if given) and wait until it answers."""
+        self.starts += 1
+        server = GunicornServer(
+            database_url or self.database_url, self.folder / f"app{index + 1}-start{self.starts}.log", workers=1,
+            live_stream_seconds=300, port=self.ports[index], settings=self.settings,
+        ).start(healthy=database_url is None)
+        if index < len(self.apps):
+            self.apps[index] = server
+        else:
+            self.apps.append(server)
+        return server
+
+    def stop(self, index: int) -> None:
+        """Stop app server ``index`` (SIGQUIT: at once, connections in flight cut, as a crash or a hard restart would)."""
+        self.apps[index].stop()
+
+    def streams_on(self, index: int) -> int:
+        """Return how many live streams app server ``index`` holds, asked directly (not through Caddy)."""
+        with urllib.request.urlopen(f"{self.apps[index].base}/healthz", timeout=10) as answer:
+            count: int = json.load(answer)["streams"]
+        return count
+
+    def phone(self, source: str = "127.0.0.1") -> Phone:
+        """Return a plain HTTP client that trusts Caddy's local CA and connects from ``source``."""
+        return Phone(self.caddy.base, source=source, verify=str(self.caddy.root_certificate))
+
+
+def until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Wait until ``condition()`` holds (the stack noticed something), failing with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"after {timeout} s still not: {what}"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Start Redis, two app servers and Caddy in front of them, once for the module."""
+    require(RedisServer.available(), "redis-server")
+    require(CaddyProxy.available(), "caddy")
+    folder = tmp_path_factory.mktemp("stack")
+    redis = RedisServer(folder).start()
+    ports = [free_port(), free_port()]
+    caddy = CaddyProxy([f"127.0.0.1:{port}" for port in ports], folder)
+    running = Stack(folder, postgres_url, deployed_settings(redis.url), ports, caddy)
+    try:
+        for index in range(2):
+            running.app(index)
+        caddy.start()
+        yield running
+    finally:
+        running.caddy.stop()
+        for server in running.apps:
+            server.stop()
+        redis.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_engine(postgres_url: str) -> Iterator[Engine]:
+    """Return an engine for looking into the stack's database behind its back."""
+    engine = create_engine(postgres_url)
+    yield engine
+    engine.dispose()
+
+
+def served_by(server: GunicornServer, request_line: str, agent: str = "") -> int:
+    """Return how many requests of this kind (``"POST /g/…/pass``, from a client whose user agent names ``agent``) a server's access log shows."""
+    return sum(1 for line in server.log_text().splitlines() if request_line in line and agent in line)
+
+
+def events_of(engine: Engine, token: str) -> list[Any]:
+    """Return a game's events from the database, in order."""
+    with engine.connect() as connection:
+        return list(
+            connection.execute(
+                select(Event.seq, Event.kind, Event.idempotency_key)
+                .join(Game, Game.id == Event.game_id)
+                .where(Game.token == token)
+                .order_by(Event.seq)
+            )
+        )
+
+
+def test_rate_limits_count_each_real_client_address_across_both_app_servers(stack: Stack) -> None:
+    """Issue 16: one address's 31st game in a minute is refused, wherever its requests landed and whatever it claims; another address starts."""
+    crowded = stack.phone(source="127.0.0.2")
+    crowded.get("/new/auruxxx")
+    form = {"player": ["Anna", "Ben"], "dealer": "0", "action": "start"}
+    answers = Counter(crowded.post("/new/auruxxx", form).status_code for _ in range(CREATE_PER_MINUTE))
+    assert answers == {303: CREATE_PER_MINUTE}, answers
+    assert crowded.post("/new/auruxxx", form).status_code == 429
+    crowded.session.headers["X-Forwarded-For"] = "127.0.0.9"  # the app believes only the address Caddy saw
+    assert crowded.post("/new/auruxxx", form).status_code == 429
+    stored = [served_by(server, '"POST /new/auruxxx HTTP/1.1" 303') for server in stack.apps]
+    assert all(stored) and sum(stored) >= CREATE_PER_MINUTE, f"each app server should have started some: {stored}"
+
+    neighbour = stack.phone(source="127.0.0.3")
+    neighbour.get("/new/auruxxx")
+    assert neighbour.post("/new/auruxxx", form).status_code == 303
+
+
+def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
+    stack: Stack, new_phone: PhoneMaker, postgres_engine: Engine
+) -> None:
+    """Issue 16: over HTTPS through Caddy, taps taken by one app server reach the phones streaming from the other;
+    one app server stops mid-round and the round ends through the other; a server whose /healthz says 503 gets no phone."""
+    base = stack.caddy.base
+
+    # App server 2 is down as the table sits down: both sheets stream from app server 1.
+    stack.stop(1)
+    anna, ben = new_phone(ignore_https_errors=True), new_phone(ignore_https_errors=True)
+    sheet = start_game(anna, base, PLAYERS)
+    token = sheet.rsplit("/", 1)[1]
+    ben.goto(table_address(anna, sheet, base))
+    ben.wait_for_url(sheet)
+    anna.goto(sheet)
+    until(lambda: stack.streams_on(0) >= 2, "both sheets stream from app server 1")
+
+    # App server 2 is back; Caddy sends the next requests to it, the one with no open stream.
+    stack.app(1)
+    probe = stack.phone()
+    until(lambda: probe.get("/healthz").ok and served_by(stack.apps[1], '"GET /healthz HTTP/1.1" 200', "python-requests") > 0,
+          "Caddy sends requests to app server 2 again")
+    pass_cross(anna, 1)
+    expect(crossed(ben, 1)).to_have_count(1)
+    give_figure(ben, 2)
+    expect(anna.locator("#sheet .happy-man-row td").nth(2).locator(".holder")).to_be_visible()
+    pass_cross(ben, 0)
+    expect(crossed(anna, 0)).to_have_count(1)
+    until(lambda: served_by(stack.apps[1], '"POST /g/…/') > 0, "app server 2 has taken a tap")
+    assert stack.streams_on(1) == 0, "the sheets that showed those taps stream from app server 1"
+
+    # App server 1 stops mid-round: the sheets reconnect through Caddy, and the round ends on app server 2.
+    stack.stop(0)
+    until(lambda: stack.streams_on(1) >= 2, "both sheets stream from app server 2")
+    pass_cross(ben, 2)
+    expect(crossed(anna, 2)).to_have_count(1)
+    finish_round(anna, "Anna", 1)
+    type_hand(ben, 1, 10)
+    type_hand(anna, 2, 20)
+    for page in (anna, ben):
+        expect(page.locator("#sheet tr.round--done")).to_have_count(1)
+    scores = anna.locator("#sheet tr.round--done details.score summary .points").all_inner_texts()
+    expect(ben.locator("#sheet tr.round--done details.score summary .points")).to_have_text(scores)
+    played = probe.get(f"/g/{token}/record.json").json()["rounds"][0]
+    assert played["passes"] == {"Anna": 1, "Ben": 1, "Cleo": 1} and played["happy_man"] == "Cleo"
+    assert played["hands"] == {"Ben": {"points": 10}, "Cleo": {"points": 20}}
+
+    kinds = [event.kind for event in events_of(postgres_engine, token)]
+    assert kinds == ["pass", "happy_man", "pass", "pass", "finish", "hand", "hand"], kinds
+    keys = [event.idempotency_key for event in events_of(postgres_engine, token)]
+    assert len(set(keys)) == len(keys)
+    assert [event.seq for event in events_of(postgres_engine, token)] == list(range(1, len(kinds) + 1))
+
+    # App server 1 comes back without its database: /healthz says 503, and Caddy keeps the phones away from it.
+    broken = stack.app(0, database_url=f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/postgres")
+    until(lambda: served_by(broken, '"GET /healthz HTTP/1.1" 503', "Go-http-client") > 0, "Caddy asked the broken server's /healthz")
+    for _ in range(3):
+        anna.reload()
+        expect(crossed(anna, 2)).to_have_count(0)  # a new round has begun
+    pass_cross(ben, 1)
+    expect(crossed(anna, 1)).to_have_count(1)
+    asked = [line for line in broken.log_text().splitlines() if '"GET /' in line or '"POST /' in line]
+    assert asked and all('"GET /healthz HTTP/1.1" 503' in line for line in asked), asked
+    stack.stop(0)
+    stack.app(0)
+    until(lambda: served_by(stack.apps[0], '"GET /healthz HTTP/1.1" 200', "Go-http-client") > 0, "Caddy takes app server 1 back")
+
+    for log_file in sorted(stack.folder.glob("app*.log")):
+        log = log_file.read_text()
+        assert "Traceback" not in log and '" 500 ' not in log and '" 400 ' not in log, (log_file.name, log[-3000:])
+    assert token not in stack.caddy.log_text()
