@@ -36,6 +36,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
+POLL_SECONDS = 0.1
+"""How often a wait for a server looks again; the wait ends as soon as the server is there."""
+ANSWER_SECONDS = 10.0
+"""How long one look at a starting server may take before it counts as "not yet"."""
 SECRET_KEY = "system-test-key"
 """One key for every worker, so a CSRF token from one worker is accepted by the other."""
 
@@ -246,7 +250,7 @@ class GunicornServer:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_text()}")
             if answers(f"{self.base}/healthz", status=200 if healthy else 503) and self._all_workers_booted():
                 return self
-            time.sleep(0.1)
+            time.sleep(POLL_SECONDS)
         self.stop()
         raise RuntimeError(f"gunicorn did not answer within {timeout} s:\n{self.log_text()}")
 
@@ -313,7 +317,7 @@ def answers(url: str, *, status: int = 200, authority: Path | None = None) -> bo
     elif url.startswith("https:"):
         context = ssl._create_unverified_context()
     try:
-        with urllib.request.urlopen(url, timeout=5, context=context) as answer:
+        with urllib.request.urlopen(url, timeout=ANSWER_SECONDS, context=context) as answer:
             return bool(answer.status == status)
     except urllib.error.HTTPError as refused:
         return refused.code == status
@@ -376,12 +380,12 @@ class RedisServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=5) as connection:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS) as connection:
                     connection.sendall(b"PING\r\n")
                     if connection.recv(64).startswith(b"+PONG"):
                         return self
             except OSError:
-                time.sleep(0.1)
+                time.sleep(POLL_SECONDS)
         self.stop()
         raise RuntimeError(f"redis-server did not answer within {timeout} s")
 
@@ -450,7 +454,7 @@ class CaddyProxy:
                 raise RuntimeError(f"caddy exited with {self.process.returncode}:\n{self.log_text()}")
             if answers(f"{self.base}/healthz", authority=self.root_certificate):
                 return self
-            time.sleep(0.1)
+            time.sleep(POLL_SECONDS)
         self.stop()
         raise RuntimeError(f"caddy did not answer within {timeout} s:\n{self.log_text()}")
 

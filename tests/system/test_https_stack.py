@@ -26,7 +26,7 @@ from sqlalchemy import Engine, create_engine, select
 from models import Event, Game
 from tests.browser.taps import crossed, finish_round, give_figure, pass_cross, start_game, table_address, type_hand
 from tests.conftest import PhoneMaker
-from tests.servers import ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
+from tests.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.system.conftest import require
 from tests.system.phones import Phone
 
@@ -88,7 +88,7 @@ class Stack:
 
     def streams_on(self, index: int) -> int:
         """Return how many live streams app server ``index`` holds, asked directly (not through Caddy)."""
-        with urllib.request.urlopen(f"{self.apps[index].base}/healthz", timeout=10) as answer:
+        with urllib.request.urlopen(f"{self.apps[index].base}/healthz", timeout=WAIT) as answer:
             count: int = json.load(answer)["streams"]
         return count
 
@@ -102,7 +102,7 @@ def until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> No
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"after {timeout} s still not: {what}"
-        time.sleep(0.2)
+        time.sleep(POLL_SECONDS)
 
 
 @pytest.fixture(scope="module")
