@@ -25,9 +25,10 @@ run: build
 # Everything a server needs to run the app, without starting it: a host's install and its upgrades (docs/deploy.md).
 build: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS)
 
+# The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
 test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 $(RUNTIME_STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
