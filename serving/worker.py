@@ -28,10 +28,12 @@ from serving.hooks import declared_length
 
 REQUEST_READ_SECONDS = float(os.environ.get("REQUEST_READ_SECONDS", "10"))
 """Seconds a client has for its TLS handshake, and again for each request's body once its headers are in."""
+BESIDE_STREAMS = 100
+"""Connections one client address may hold in a process for taps and pages, beside its live streams."""
 CONNECTIONS_PER_ADDRESS = int(
-    os.environ.get("CONNECTIONS_PER_ADDRESS", "0" if Config.TRUSTED_PROXIES else str(2 * Config.LIVE_STREAMS_PER_ADDRESS))
+    os.environ.get("CONNECTIONS_PER_ADDRESS", "0" if Config.TRUSTED_PROXIES else str(Config.LIVE_STREAMS_PER_ADDRESS + BESIDE_STREAMS))
 )
-"""Open connections one client address may hold in one process (0: no cap): each open sheet holds a live stream and a tap beside it."""
+"""Open connections one client address may hold in one process (0: no cap): its live streams, and taps and pages beside them."""
 LINGER_SECONDS = 2.0
 """How long a refused connection is read from after its answer, so that closing it does not reset it before the answer is read."""
 

@@ -40,6 +40,8 @@ POLL_SECONDS = 0.1
 """How often a wait for a server looks again; the wait ends as soon as the server is there."""
 ANSWER_SECONDS = 10.0
 """How long one look at a starting server may take before it counts as "not yet"."""
+STARTUP_SECONDS = 120.0
+"""How long a server may take to come up on a machine busy with other tests (the wait ends as soon as it is up)."""
 SECRET_KEY = "system-test-key"
 """One key for every worker, so a CSRF token from one worker is accepted by the other."""
 
@@ -221,7 +223,7 @@ class GunicornServer:
         """Return where a reverse proxy reaches this server (host:port)."""
         return f"127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0, *, healthy: bool = True) -> GunicornServer:
+    def start(self, timeout: float = STARTUP_SECONDS, *, healthy: bool = True) -> GunicornServer:
         """Start ``python -m serving`` and return once every worker has booted and ``/healthz`` answers.
 
         ``healthy=False`` waits for ``/healthz`` to say 503 instead: a server whose database is out of reach.
@@ -368,7 +370,7 @@ class RedisServer:
         """Return the address the app's ``RATELIMIT_STORAGE_URI`` takes."""
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 30.0) -> RedisServer:
+    def start(self, timeout: float = STARTUP_SECONDS) -> RedisServer:
         """Start redis-server and return once it answers PING."""
         self.process = subprocess.Popen(
             [
@@ -432,7 +434,7 @@ class CaddyProxy:
         """Return Caddy's local CA certificate, which signed the site's certificate (``tls internal``)."""
         return self.directory / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
 
-    def start(self, timeout: float = 30.0) -> CaddyProxy:
+    def start(self, timeout: float = STARTUP_SECONDS) -> CaddyProxy:
         """Start ``caddy run`` and return once the site answers ``/healthz`` through it, with a certificate from its local CA."""
         env = {
             **os.environ,
