@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -55,82 +55,65 @@ def served(server: GunicornServer, source: str) -> bytes:
 
 
 @pytest.fixture
-def quick_limit(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornServer]:
-    """A server that gives a request body 3 s to arrive."""
-    server = GunicornServer(
-        sqlite_database_url, tmp_path / "gunicorn.log", workers=1, settings={"REQUEST_READ_SECONDS": "3"}
-    ).start()
-    try:
-        yield server
-    finally:
+def limited(sqlite_database_url: str, tmp_path: Path) -> Iterator[Callable[..., GunicornServer]]:
+    """Return a starter of servers (one worker) with the given settings, over HTTPS if asked; all stopped at the end."""
+    started: list[GunicornServer] = []
+
+    def start(*, tls: bool = False, **settings: str) -> GunicornServer:
+        server = GunicornServer(
+            sqlite_database_url, tmp_path / f"gunicorn-{len(started)}.log", workers=1, settings=settings,
+            tls=self_signed_certificate(tmp_path) if tls else None,
+        )
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
         server.stop()
 
 
-@pytest.fixture
-def quick_limit_over_https(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornServer]:
-    """A server speaking HTTPS itself (``TLS_CERT``/``TLS_KEY``) that gives a TLS handshake 3 s."""
-    server = GunicornServer(
-        sqlite_database_url, tmp_path / "gunicorn.log", workers=1, settings={"REQUEST_READ_SECONDS": "3"},
-        tls=self_signed_certificate(tmp_path),
-    ).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def few_connections(sqlite_database_url: str, tmp_path: Path) -> Iterator[GunicornServer]:
-    """A server process that lets one address hold 10 connections, and gives a body two minutes."""
-    server = GunicornServer(
-        sqlite_database_url, tmp_path / "gunicorn.log", workers=1,
-        settings={"REQUEST_READ_SECONDS": "120", "CONNECTIONS_PER_ADDRESS": "10", "LIVE_RETRY_AFTER_SECONDS": "7"},
-    ).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def test_a_body_that_stops_arriving_is_cut_off_with_408(quick_limit: GunicornServer) -> None:
+def test_a_body_that_stops_arriving_is_cut_off_with_408(limited: Callable[..., GunicornServer]) -> None:
     """Issue 16: a body still incomplete after ``REQUEST_READ_SECONDS`` is answered 408 and its connection closed."""
-    connection = stalled_body(quick_limit.port)
+    server = limited(REQUEST_READ_SECONDS="3")
+    connection = stalled_body(server.port)
     try:
         answer = answer_of(connection)
     finally:
         connection.close()
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert b"connection: close" in answer.lower()
-    phone = Phone(quick_limit.base)
+    phone = Phone(server.base)
     new_auruxxx_game(phone, ["Anna", "Ben"])  # a body that arrives is read as before
-    log = quick_limit.log_text()
+    log = server.log_text()
     assert "Traceback" not in log and '" 500 ' not in log, log[-3000:]
 
 
-def test_a_tls_handshake_that_never_comes_is_cut_off(quick_limit_over_https: GunicornServer) -> None:
+def test_a_tls_handshake_that_never_comes_is_cut_off(limited: Callable[..., GunicornServer]) -> None:
     """A client that connects to ``make run`` over HTTPS and never shakes hands is let go after ``REQUEST_READ_SECONDS``."""
-    with socket.create_connection(("127.0.0.1", quick_limit_over_https.port), timeout=WAIT) as silent:
+    server = limited(tls=True, REQUEST_READ_SECONDS="3")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as silent:
         started = time.monotonic()
         assert answer_of(silent) == b""
         assert time.monotonic() - started < WAIT, "the server never closed the connection"
-    assert "Traceback" not in quick_limit_over_https.log_text()
+    assert "Traceback" not in server.log_text()
 
 
-def test_one_address_cannot_hold_every_connection(few_connections: GunicornServer) -> None:
+def test_one_address_cannot_hold_every_connection(limited: Callable[..., GunicornServer]) -> None:
     """Issue 16: ten stalled bodies from one address: its next connection gets 503 with Retry-After; other phones play on."""
-    held = [stalled_body(few_connections.port, STRANGER) for _ in range(10)]
+    server = limited(REQUEST_READ_SECONDS="120", CONNECTIONS_PER_ADDRESS="10", LIVE_RETRY_AFTER_SECONDS="7")
+    held = [stalled_body(server.port, STRANGER) for _ in range(10)]
     try:
-        refused = served(few_connections, STRANGER)
+        refused = served(server, STRANGER)
         assert refused.startswith(b"HTTP/1.1 503"), refused[:200]
         assert b"retry-after: 7" in refused.lower()
 
-        phone = Phone(few_connections.base)
+        phone = Phone(server.base)
         token = new_auruxxx_game(phone, ["Anna", "Ben"])
         assert phone.post(f"/g/{token}/pass", {"round": 0, "player": "Ben"}).status_code == 303
     finally:
         for connection in held:
             connection.close()
     deadline = time.monotonic() + WAIT
-    while not (answer := served(few_connections, STRANGER)).startswith(b"HTTP/1.1 200"):
+    while not (answer := served(server, STRANGER)).startswith(b"HTTP/1.1 200"):
         assert time.monotonic() < deadline, answer[:200]
-    assert "Traceback" not in few_connections.log_text()
+    assert "Traceback" not in server.log_text()
