@@ -11,7 +11,9 @@ for the module; each test leaves both app servers running.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import time
 import urllib.request
 from collections import Counter
@@ -258,3 +260,37 @@ def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
         log = log_file.read_text()
         assert "Traceback" not in log and '" 500 ' not in log and '" 400 ' not in log, (log_file.name, log[-3000:])
     assert token not in stack.caddy.log_text()
+
+
+def adapted(caddyfile: str, site: str) -> dict[str, Any]:
+    """Return Caddy's JSON config for a Caddyfile of ``deploy/``, with the site and app servers a host would give it."""
+    env = {**os.environ, "TISCHBLOCK_SITE": site, "TISCHBLOCK_UPSTREAMS": "127.0.0.1:8001 127.0.0.1:8002"}
+    done = subprocess.run(
+        ["caddy", "adapt", "--config", str(ROOT / "deploy" / caddyfile), "--adapter", "caddyfile"],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    config: dict[str, Any] = json.loads(done.stdout)
+    return config
+
+
+def proxy_of(config: dict[str, Any]) -> dict[str, Any]:
+    """Return the reverse proxy of a config's only site."""
+    (server,) = config["apps"]["http"]["servers"].values()
+    (route,) = server["routes"]
+    (subroute,) = route["handle"]
+    (proxy,) = [handler for inner in subroute["routes"] for handler in inner["handle"] if handler["handler"] == "reverse_proxy"]
+    return dict(proxy)
+
+
+def test_the_host_caddyfile_serves_the_same_proxy_with_a_certificate_from_acme() -> None:
+    """The Caddyfile for a host name (not started here: it needs the internet) differs from the LAN one only in where its certificate comes from."""
+    require(CaddyProxy.available(), "caddy")
+    host = adapted("Caddyfile", "score.example.org")
+    lan = adapted("Caddyfile.lan", "https://192.168.1.5")
+    assert proxy_of(host) == proxy_of(lan)
+    proxy = proxy_of(host)
+    assert proxy["flush_interval"] == -1 and proxy["health_checks"]["active"]["uri"] == "/healthz"
+    assert [upstream["dial"] for upstream in proxy["upstreams"]] == ["127.0.0.1:8001", "127.0.0.1:8002"]
+    assert "tls" not in host["apps"], "a host name gets its certificate by ACME, Caddy's default"
+    assert lan["apps"]["tls"]["automation"]["policies"][0]["issuers"] == [{"module": "internal"}]
+    assert host["logging"] == lan["logging"], "both keep request addresses and headers out of Caddy's log"
