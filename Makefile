@@ -16,7 +16,7 @@ VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBO
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert faq-eval bench
+.PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert icu faq-eval bench
 
 run: build
 	$(FLASK) db upgrade
@@ -30,7 +30,7 @@ test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redi
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto --dist loadfile
 
-$(RUNTIME_STAMP): requirements.txt
+$(RUNTIME_STAMP): requirements.txt | icu
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
@@ -79,6 +79,13 @@ chromium:
 		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
 	fi
 
+# PyICU (Unicode's confusables skeleton for player names, UTS #39) is built against the system's ICU.
+icu:
+	@if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y libicu-dev pkg-config g++; \
+	fi
+
 rsvg-convert:
 	@if ! command -v rsvg-convert >/dev/null; then \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
@@ -106,13 +113,15 @@ redis-server:
 	fi
 
 # Live sheets at scale (K tables x 5 phones on SQLite and PostgreSQL), two Chromium phones,
-# tap cost as the database grows, and the FAQ search latency: every figure against a floor of the same run.
+# tap cost as the database grows, the FAQ search latency, and `score` on 10 MB records: every figure against a floor of the same run.
 bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/growth.py
 	$(BIN)/python bench/faq.py --latency
+	$(BIN)/python bench/records.py
 
-# Top-1 and top-3 hit rates of the FAQ search over tests/faq/questions.toml, with the misses.
+# Top-1 and top-3 hit rates of the FAQ search on the tuning set (tests/faq/questions.toml) and the
+# held-out set (tests/faq/heldout.toml), per game and language, with the kinds of question that miss.
 faq-eval: $(DEV_STAMP)
 	$(BIN)/python bench/faq.py --eval

@@ -1,11 +1,12 @@
-"""Measure the rules FAQ search: hit rates over the evaluation questions, and query latency.
+"""Measure the rules FAQ search: hit rates over the tuning and the held-out questions, and query latency.
 
-    .venv/bin/python bench/faq.py --eval       # top-1 / top-3 per game and language, the misses, offline agreement
+    .venv/bin/python bench/faq.py --eval       # top-1 / top-3 per set, game and language, the kinds that miss, offline agreement
     .venv/bin/python bench/faq.py --latency    # median and p95 per query against a bare SELECT 1
 
-The questions live in tests/faq/questions.toml; tests/faq/test_search_quality.py asserts the
-rates and tests/faq/test_offline_search.py the agreement, this script only reports. Timings are
-never asserted anywhere.
+The tuning set (tests/faq/questions.toml) is what the search may be fitted to; the held-out set
+(tests/faq/heldout.toml) is never fitted to and measures how well the search understands new
+players. tests/faq/test_search_quality.py asserts the goals and tests/faq/test_offline_search.py
+the agreement; this script only reports. Timings are never asserted anywhere.
 """
 
 from __future__ import annotations
@@ -18,110 +19,83 @@ import subprocess
 import statistics
 import sys
 import time
-import tomllib
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from faq.content import load  # noqa: E402
+from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Rates, by_kind, by_section, evaluate, questions  # noqa: E402
 from faq.search import Index  # noqa: E402
 
-QUESTIONS = ROOT / "tests" / "faq" / "questions.toml"
+SETS = {
+    "tuning": ROOT / "tests" / "faq" / "questions.toml",
+    "held-out": ROOT / "tests" / "faq" / "heldout.toml",
+}
+"""The question sets, by name: the one the search is tuned on and the one it never sees."""
 OFFLINE_RUNNER = ROOT / "tests" / "faq" / "offline_search.js"
 
 
-@dataclass(frozen=True)
-class Question:
-    """One evaluation question and the ids that count as answering it."""
-
-    game: str
-    lang: str
-    q: str
-    expect: tuple[str, ...]
+def goal_note(rates: Rates) -> str:
+    """Say whether a group meets the goals, and by how many points it misses them if not."""
+    missed = rates.shortfall()
+    return "ok" if not missed else "misses " + ", ".join(f"{name} by {gap:.1f} pts" for name, gap in missed.items())
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What the search returned for one question."""
-
-    question: Question
-    found: tuple[str, ...]
-
-    @property
-    def top1(self) -> bool:
-        return bool(self.found) and self.found[0] in self.question.expect
-
-    @property
-    def top3(self) -> bool:
-        return any(i in self.question.expect for i in self.found[:3])
-
-
-def questions(path: Path = QUESTIONS) -> list[Question]:
-    """Return the evaluation questions."""
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))["question"]
-    return [Question(r["game"], r["lang"], r["q"], tuple(r["expect"])) for r in raw]
-
-
-def evaluate(index: Index, asked: list[Question]) -> list[Outcome]:
-    """Return the top three ids the search finds for every question."""
-    return [
-        Outcome(q, tuple(h.entry.id for h in index.search(q.q, game=q.game, lang=q.lang, limit=3)))
-        for q in asked
-    ]
-
-
-def rates(outcomes: list[Outcome]) -> tuple[float, float]:
-    """Return the top-1 and top-3 hit rates."""
-    if not outcomes:
-        return 0.0, 0.0
-    return (
-        sum(o.top1 for o in outcomes) / len(outcomes),
-        sum(o.top3 for o in outcomes) / len(outcomes),
-    )
-
-
-def report_eval(index: Index) -> int:
-    """Print hit rates per game and language, overall, and every miss."""
-    outcomes = evaluate(index, questions())
-    groups: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
-    for o in outcomes:
-        groups[(o.question.game, o.question.lang)].append(o)
-    print(f"{'game':<9} {'lang':<4} {'n':>4} {'top-1':>7} {'top-3':>7}")
-    for (game, lang), group in sorted(groups.items()):
-        one, three = rates(group)
-        print(f"{game:<9} {lang:<4} {len(group):>4} {one:>7.1%} {three:>7.1%}")
-    one, three = rates(outcomes)
-    print(f"{'all':<14} {len(outcomes):>4} {one:>7.1%} {three:>7.1%}")
+def report_set(index: Index, name: str, path: Path) -> list[Outcome]:
+    """Print one set's rates per game and language against the goals, by kind of question, and its misses."""
+    outcomes = evaluate(index, questions(path))
+    print(f"\n== {name} set ({path.relative_to(ROOT)}): {len(outcomes)} questions; "
+          f"goals top-1 >= {TOP1_GOAL:.0%}, top-3 >= {TOP3_GOAL:.0%} per game and language")
+    print(f"{'game':<9} {'lang':<4} {'n':>4} {'top-1':>7} {'top-3':>7}  goal")
+    for (game, lang), group in sorted(by_section(outcomes).items()):
+        rates = Rates.of(group)
+        print(f"{game:<9} {lang:<4} {rates.count:>4} {rates.top1:>7.1%} {rates.top3:>7.1%}  {goal_note(rates)}")
+    total = Rates.of(outcomes)
+    print(f"{'all':<14} {total.count:>4} {total.top1:>7.1%} {total.top3:>7.1%}")
+    kinds = by_kind(outcomes)
+    if set(kinds) != {"plain"}:
+        print(f"\nby kind of question{'':<6} {'n':>4} {'top-1':>7} {'top-3':>7} {'not in 3':>9} {'not 1st':>8}")
+        for kind, group in sorted(kinds.items(), key=lambda item: Rates.of(item[1]).top1):
+            rates = Rates.of(group)
+            print(f"  {kind:<23} {rates.count:>4} {rates.top1:>7.1%} {rates.top3:>7.1%} "
+                  f"{sum(not o.top3 for o in group):>9} {sum(not o.top1 for o in group):>8}")
     misses = [o for o in outcomes if not o.top3]
     near = [o for o in outcomes if o.top3 and not o.top1]
     if misses:
         print(f"\nmisses (not in top 3): {len(misses)}")
         for o in misses:
-            print(f"  [{o.question.game}/{o.question.lang}] {o.question.q!r}")
+            kinds_note = f" ({', '.join(o.question.kinds)})" if o.question.kinds else ""
+            print(f"  [{o.question.game}/{o.question.lang}] {o.question.q!r}{kinds_note}")
             print(f"      want {', '.join(o.question.expect)}; got {', '.join(o.found) or '(nothing)'}")
     if near:
         print(f"\nin top 3 but not first: {len(near)}")
         for o in near:
             print(f"  [{o.question.game}/{o.question.lang}] {o.question.q!r}: want {o.question.expect[0]}, first {o.found[0]}")
-    report_agreement(index, outcomes)
+    return outcomes
+
+
+def report_eval(index: Index) -> int:
+    """Print both sets, each with its rates, kinds and misses, and the offline agreement on each."""
+    for name, path in SETS.items():
+        report_agreement(index, name, report_set(index, name, path))
     return 0
 
 
-def report_agreement(index: Index, outcomes: list[Outcome]) -> None:
+def report_agreement(index: Index, name: str, outcomes: list[Outcome]) -> None:
     """Print how often the browser's offline search (run by node) returns the server's top 3, in order."""
     node = shutil.which("node")
     if node is None:
-        print("\noffline agreement: not measured, node is missing")
+        print(f"\noffline agreement on the {name} set: not measured, node is missing")
         return
     asked = [{"game": o.question.game, "lang": o.question.lang, "q": o.question.q} for o in outcomes]
     data = json.dumps({"index": index.offline(), "asked": asked, "limit": 3})
     offline = json.loads(subprocess.run([node, str(OFFLINE_RUNNER)], input=data, capture_output=True, text=True, check=True).stdout)
     same = sum(list(o.found) == found for o, found in zip(outcomes, offline))
-    print(f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} questions ({same / len(outcomes):.1%})")
+    print(f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} {name} questions "
+          f"({same / len(outcomes):.1%})")
 
 
 def timed(call: Callable[[], object], repeat: int) -> list[float]:
@@ -142,14 +116,14 @@ def percentile(values: list[float], share: float) -> float:
 
 def report_latency(index: Index, repeat: int) -> int:
     """Time every evaluation query ``repeat`` times, cold and warm, against a bare SELECT 1 floor."""
-    asked = questions()
+    asked = [q for path in SETS.values() for q in questions(path)]
     floor_db = sqlite3.connect(":memory:")
     floor = timed(lambda: floor_db.execute("SELECT 1").fetchall(), repeat * len(asked))
-    first = [timed(lambda q=q: index.search(q.q, game=q.game, lang=q.lang), 1)[0] for q in asked]
+    first = [timed(partial(index.search, q.q, game=q.game, lang=q.lang), 1)[0] for q in asked]
     warm: list[float] = []
     slowest: list[tuple[float, str]] = []
     for q in asked:
-        times = timed(lambda q=q: index.search(q.q, game=q.game, lang=q.lang), repeat)
+        times = timed(partial(index.search, q.q, game=q.game, lang=q.lang), repeat)
         warm += times
         slowest.append((statistics.median(times), q.q))
     floor_median = statistics.median(floor)
@@ -162,8 +136,8 @@ def report_latency(index: Index, repeat: int) -> int:
           f"repeated {statistics.median(warm) / floor_median:,.0f}x")
     print(f"budget 50 ms: p95 first run {percentile(first, 0.95) / 50:.1%} of it, max {max(first + warm):.2f} ms")
     print("slowest queries (median ms):")
-    for ms, q in sorted(slowest, reverse=True)[:5]:
-        print(f"  {ms:8.3f}  {q!r}")
+    for ms, text in sorted(slowest, reverse=True)[:5]:
+        print(f"  {ms:8.3f}  {text!r}")
     return 0
 
 

@@ -80,6 +80,8 @@ class Entry:
     page: str
     keywords: tuple[str, ...]
     controls: tuple[str, ...]
+    asked: tuple[str, ...] = ()
+    """The question as players put it at the table, in their own words."""
 
 
 def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str]) -> Entry | None:
@@ -90,7 +92,7 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
     for key in REQUIRED_TEXT:
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             problems.append(f"{place}.{key}: needs text")
-    unknown = set(raw) - {*REQUIRED_TEXT, "page", "keywords", "controls"}
+    unknown = set(raw) - {*REQUIRED_TEXT, "page", "keywords", "controls", "asked"}
     if unknown:
         problems.append(f"{place}: unknown keys {sorted(unknown)}")
     game = outline.game
@@ -98,9 +100,13 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
         problems.append(f"{place}.topic: {raw.get('topic')!r} is not a topic of {game}")
     keywords = raw.get("keywords", [])
     controls = raw.get("controls", [])
+    asked = raw.get("asked", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
         problems.append(f"{place}.keywords: a list of words")
         keywords = []
+    if not isinstance(asked, list) or not all(isinstance(a, str) and a.strip() for a in asked):
+        problems.append(f"{place}.asked: a list of questions")
+        asked = []
     if not isinstance(controls, list) or not all(c in outline.controls for c in controls):
         problems.append(f"{place}.controls: only {', '.join(outline.controls)}")
         controls = []
@@ -119,6 +125,7 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
         page=raw.get("page", "").strip(),
         keywords=tuple(k.strip() for k in keywords),
         controls=tuple(controls),
+        asked=tuple(a.strip() for a in asked),
     )
 
 

@@ -1,319 +1,357 @@
 """Finding the FAQ entry that answers a question asked the way people ask at the table.
 
-Each game's FAQ in each language is a section: its entries as tokens (faq.tokens: Snowball
-stems, a synonym group as one token), and a lexicon of every word its entries, keywords and
-synonyms use, each with the token it is looked up by. A query's words are resolved onto that
-lexicon: a known word by lookup; an unknown one by the tokens it begins (a word still being
-typed), the known word it extends by an ending, the known words it is compounded of, and the
-known words one typo away (RapidFuzz). In-memory SQLite FTS5 tables rank the entries with
-bm25, a matching question above a passing mention.
+Everything that does not depend on the question is worked out here, once, when the index is
+built; the server and the browser's offline search (static/js/faq-offline.js) then do the same
+few steps on the same data (``Index.offline()``), so both find the same answers:
 
-The browser's offline search (static/js/faq-offline.js) gets the same tokens and lexicon from
-``Index.offline()`` and resolves and ranks the same way, so both find the same answers.
+1. Fold the question into words (faq.tokens: numbers as digits, phrases joined, stopwords out)
+   and join two neighbours that together make a known word ("Karten Tausch").
+2. Look each word up in the section's lexicon: every word its entries, their paraphrases and
+   the glossaries use, their stems, the number words, and the known words a compound of the
+   entries splits into. A word the lexicon lacks stands for the known words it begins (a word
+   still being typed), the known word it extends by an ending, the two known words it is
+   compounded of, and the known words one typo away, each a little less sure than a known word.
+3. Add up each entry's weight for the best term of every word: the weights are BM25F over the
+   entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
+   whose question or paraphrases hold more of the words is raised.
+4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
 from __future__ import annotations
 
+import math
 import re
-import sqlite3
-import threading
 from bisect import bisect_left
-from collections import defaultdict
-from collections.abc import Container, Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
-from rapidfuzz import process
-from rapidfuzz.distance import Indel
 
-from faq.content import Entry
-from faq.tokens import PHRASES, SPELLINGS, SYNONYMS, meaningful, stem, stopwords, term, tokens, words
+from faq.content import CONTENT, LANGUAGES, Entry
+from faq.tokens import WORD, stem
+from faq.vocabulary import Vocabulary, load_vocabularies
 
-COLUMNS = ("question", "keywords", "answer", "details", "parts")
-WEIGHTS = (4.0, 3.0, 2.0, 1.0, 1.0)
-"""Weights of each column's bm25: question, keywords, answer, details and split compound parts."""
+FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
+"""What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
+answer, the details, and the parts of the compounds it uses."""
+WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
+TITLE = ("question", "asked", "keywords")
+"""The fields that say what an entry is about; a word found in them raises the entry."""
+COVERAGE = 2.0
+"""How much an entry is raised when its title fields hold all of the question's words."""
+K1, B = 25.0, 0.5
+"""BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
+SURE = {"known": 1.0, "number": 0.7, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
+"""How sure a term stands for a word, by how it was found."""
 MIN_TYPO_LENGTH = 4
 """Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
-MAX_TYPO_DISTANCE = 2
-"""Indel distance of one letter wrong, swapped, missing or extra (a wrong or swapped letter is one out, one in)."""
+MIN_PREFIX = 3
+"""The shortest beginning of a word that is completed."""
 MIN_STEM_LENGTH = 4
 """The shortest known word an unknown longer word may be cut back to."""
 MAX_ENDING = 3
 """The most letters cut from an unknown word to reach a known one ("rausgehn" to "rausgeh")."""
+MIN_HALF = 2
+"""The shortest half of a misspelt word split in two ("hapy man")."""
 MIN_PART = 3
 """The shortest part of a compound word."""
-PREFIX = "*"
-"""Marks a term that matches every token beginning with it (a word still being typed); other terms match a token exactly."""
+LINKS = ("", "s", "n", "en", "es")
+"""What German writes between the parts of a compound: Tag-es-karte, Runde-n-ende."""
+PARTICIPLE = "ge"
+"""German's participle prefix, which the stemmer keeps: "getauscht" is "tauscht" done, cut back to "tausch"."""
+NEAREST = 3
+"""How many entries a question that matches nothing still gets."""
+PLACES = 4
+"""Decimal places of every weight: the browser adds the very same numbers."""
 
 
-def matches(token: str, term: str) -> bool:
-    """Tell whether an index token is what a term looks for.
+def variants(word: str) -> set[str]:
+    """Return a word and every way of dropping one of its letters: two words are one typo apart when their variants meet.
 
-    >>> matches("kart", "kart"), matches("kartentausch", "kart"), matches("kartentausch", "kartent*")
-    (True, False, True)
+    >>> sorted(variants("swab") & variants("swap")), bool(variants("card") & variants("kart"))
+    (['swa'], False)
     """
-    return token.startswith(term[:-1]) if term.endswith(PREFIX) else token == term
+    return {word} | {word[:at] + word[at + 1:] for at in range(len(word))}
 
 
-def near(word: str, other: str) -> bool:
-    """Tell whether two words are one typo apart: at most one letter wrong, swapped, missing or extra.
-
-    That is an Indel distance of at most 2 between words whose lengths differ by at most one,
-    or, as the browser checks it, words that become equal after dropping one letter from each.
-
-    >>> near("hapyman", "happyman"), near("bonsu", "bonus"), near("swab", "swap"), near("card", "kart")
-    (True, True, True, False)
-    """
-    return abs(len(word) - len(other)) <= 1 and Indel.distance(word, other) <= MAX_TYPO_DISTANCE
+def grams(text: str) -> set[str]:
+    """Return the letter trigrams of a folded text's words, padded, for finding what looks alike."""
+    return {f" {word} "[at:at + 3] for word in text.split() for at in range(len(word))}
 
 
 @dataclass(frozen=True)
 class Hit:
-    """An entry that answers a query, with its rank and the stems that matched (for highlighting)."""
+    """An entry that answers a query, with its rank and the terms that matched (for highlighting)."""
 
     entry: Entry
     score: float
     terms: frozenset[str]
+    vocabulary: Vocabulary
+    nearest: bool = False
+    """True when nothing matched and the entry is only the closest in looks."""
 
     def highlight(self, text: str) -> Markup:
         """Return text escaped for HTML with the words that matched the query marked."""
         out: list[str] = []
         for piece in re.split(r"(\w[\w-]*)", text):
-            found = tokens(piece, self.entry.lang)
-            if piece and found and any(matches(token, term) for term in self.terms for token in found):
+            if piece and set(self.vocabulary.terms(piece)) & self.terms:
                 out.append(f"<mark>{escape(piece)}</mark>")
             else:
                 out.append(str(escape(piece)))
         return Markup("".join(out))
 
 
-class Section:
-    """The FAQ of one game in one language: each entry's tokens per column, and the words a query may use."""
+Group = tuple[tuple[str, float], ...]
+"""The terms that stand for one word of a question, each with how sure it is."""
 
-    def __init__(self, game: str, lang: str, entries: Iterable[Entry]) -> None:
-        self.game = game
-        self.lang = lang
+
+class Section:
+    """The FAQ of one game in one language: the lexicon a question's words are looked up in, and each term's weight per entry."""
+
+    def __init__(self, vocabulary: Vocabulary, entries: Iterable[Entry]) -> None:
+        self.vocabulary = vocabulary
+        self.game, self.lang = vocabulary.game, vocabulary.lang
         self.entries = list(entries)
-        texts = [(e.question, " ".join(e.keywords), e.answer, e.details) for e in self.entries]
-        written = [text for e in self.entries for text in (e.question, *e.keywords, e.answer, e.details)]
-        content = {w for text in written for w in words(text, lang) if meaningful(w, lang)}
-        self.columns = [
-            [tokens(column, lang) for column in text]
-            + [[t for w in words(" ".join(text), lang) for part in self._compound_parts(w, content) for t in tokens(part, lang)]]
-            for text in texts
+        fold = vocabulary.folding
+        meaningful = vocabulary.meaningful
+        folded = [
+            {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join(e.keywords)),
+             "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
+            for e in self.entries
         ]
-        self.tokens = sorted({token for entry in self.columns for column in entry for token in column})
-        synonyms = {w for group in SYNONYMS for synonym in group for w in words(synonym, lang)}
-        used = sorted(content | synonyms)
-        self.lexicon = {stem(w, lang): term(w, lang) for w in used} | {w: term(w, lang) for w in used}
-        """Every word a query may use, with the token it is looked up by: the entries' words, the synonyms, and their stems."""
-        self._keys = sorted(self.lexicon)
+        words = [{name: [w for w in WORD.findall(text) if meaningful(w)] for name, text in entry.items()} for entry in folded]
+        used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
+        lexicon = {word: vocabulary.term(word) for word in used}
+        lexicon.update({form: digits for form, digits in fold.numbers.items() if form not in lexicon})
+        lexicon.update({own: term for word, term in list(lexicon.items()) if (own := stem(word, self.lang)) not in lexicon})
+        self.lexicon = lexicon
+        """Every word a query may use, with the term it is looked up by."""
+        self.keys = sorted(lexicon)
+        self._by_variant: dict[str, list[str]] = defaultdict(list)
+        for key in self.keys:
+            for variant in variants(key):
+                self._by_variant[variant].append(key)
+        fields: list[dict[str, list[str]]] = []
+        for entry in words:
+            terms = {name: [lexicon[w] for w in found] for name, found in entry.items()}
+            terms["parts"] = [term for found in entry.values() for word in found for term in self.split(word)]
+            fields.append(terms)
+        self.postings = self._weigh(fields)
+        """Each term's weight in each entry that holds it, by the entry's position."""
+        titled: dict[str, set[int]] = defaultdict(set)
+        for at, f in enumerate(fields):
+            for name in TITLE:
+                for term in f[name]:
+                    titled[term].add(at)
+        self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
+        """The entries whose title fields hold a term."""
+        self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
+        """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
 
     @staticmethod
-    def _compound_parts(word: str, known: Container[str]) -> list[str]:
-        """Return the two known words a long compound is made of (Handkarten: hand, karten), if any."""
-        if len(word) < 2 * MIN_PART + 1:
+    def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
+        """Return every term's weight per entry by BM25F: the fields' weighted, length-normalised counts added, then saturated once.
+
+        An entry that names a word in its question, its paraphrases and its answer is about it,
+        but not three times as much as one that names it once in its question.
+        """
+        count = len(fields) or 1
+        averages = {name: sum(len(f[name]) for f in fields) / count or 1.0 for name in FIELDS}
+        frequency = Counter(term for f in fields for term in {t for name in FIELDS for t in f[name]})
+        weights: dict[str, dict[int, float]] = defaultdict(dict)
+        for at, f in enumerate(fields):
+            counted: dict[str, float] = defaultdict(float)
+            for name in FIELDS:
+                norm = 1 - B + B * len(f[name]) / averages[name]
+                for term, times in Counter(f[name]).items():
+                    counted[term] += WEIGHTS[name] * times / norm
+            for term, mentions in counted.items():
+                rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
+                weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
+        return {term: dict(sorted(found.items())) for term, found in weights.items()}
+
+    def split(self, word: str) -> list[str]:
+        """Return the terms of the two known words a compound is made of (Handkarten: Hand, Karte), or none.
+
+        The head is a known word or a known number ("Zehnerkarten"), joined to the tail as German
+        joins them (Tag-es-karte); the longest head wins.
+        """
+        if len(word) < 2 * MIN_PART:
             return []
-        for cut in range(MIN_PART, len(word) - MIN_PART + 1):
-            head, tail = word[:cut], word[cut:]
-            if head in known and tail.startswith("s") and tail[1:] in known:
-                tail = tail[1:]
-            if head in known and tail in known:
-                return [head, tail]
+        for cut in range(len(word) - MIN_PART, MIN_PART - 1, -1):
+            head, rest = word[:cut], word[cut:]
+            if head not in self.lexicon:
+                continue
+            for link in LINKS:
+                tail = rest[len(link):]
+                if rest.startswith(link) and len(tail) >= MIN_PART and tail in self.lexicon:
+                    return [self.lexicon[head], self.lexicon[tail]]
         return []
 
-    def compound(self, word: str) -> set[str]:
-        """Return the terms of the parts of a compound nobody here wrote: a known word, or the start of one, and a known word.
-
-        "Holzmännchen" is the start of "Holzfigur" and "Männchen"; "Kartenanzahl" is "Karten" and "Anzahl".
-        """
-        for cut in range(MIN_PART, len(word) - MIN_PART + 1):
-            head, tail = word[:cut], word[cut:]
-            if tail in self.lexicon and head in self.lexicon:
-                return {self.lexicon[head], self.lexicon[tail]}
-            if tail in self.lexicon and len(head) >= MIN_STEM_LENGTH and self.has_prefix(head):
-                return {head + PREFIX, self.lexicon[tail]}
-        return set()
-
-    def has_prefix(self, word: str) -> bool:
-        """Tell whether some index token begins with a word (the player may still be typing it)."""
-        at = bisect_left(self.tokens, word)
-        return at < len(self.tokens) and self.tokens[at].startswith(word)
-
-    def known(self, word: str) -> bool:
-        """Tell whether a word means something here as it stands."""
-        return word in self.lexicon or self.has_prefix(word)
-
-    @lru_cache(maxsize=4096)
-    def typo_of(self, word: str) -> tuple[str, ...]:
-        """Return the lexicon's words one typo away from a word."""
+    def _typos(self, word: str) -> list[str]:
+        """Return the known words one typo away from a word (one letter wrong, swapped, missing or extra)."""
         if len(word) < MIN_TYPO_LENGTH:
-            return ()
-        found = process.extract(word, self._keys, scorer=Indel.distance, score_cutoff=MAX_TYPO_DISTANCE, limit=None)
-        return tuple(sorted(key for key, _, _ in found if near(word, key)))
+            return []
+        return sorted({key for variant in variants(word) for key in self._by_variant.get(variant, ()) if len(key) >= MIN_TYPO_LENGTH})
 
-    def resolve(self, word: str) -> frozenset[str]:
-        """Return the terms that stand for one query word.
+    def _completions(self, word: str) -> list[str]:
+        """Return the known words a word begins, as it would be still being typed."""
+        if len(word) < MIN_PREFIX:
+            return []
+        at = bisect_left(self.keys, word)
+        found = []
+        while at < len(self.keys) and self.keys[at].startswith(word):
+            found.append(self.keys[at])
+            at += 1
+        return found
 
-        A known word stands for its token. An unknown word that begins an index token may still
-        be being typed: it stands for every token it begins and for the known words one letter
-        longer ("weihnachtsman" begins "Weihnachtsmann", which means Santa). Any other unknown
-        word stands for the known word it extends by an ending, the known words it is compounded
-        of, and the known words one typo away.
-        """
+    def resolve(self, word: str) -> list[Group]:
+        """Return the groups of terms one query word stands for: one group, or two for a compound's parts."""
         if word in self.lexicon:
-            return frozenset({self.lexicon[word]})
-        if self.has_prefix(word):
-            return frozenset({word + PREFIX} | {self.lexicon[other] for other in self.typo_of(word) if other.startswith(word)})
-        terms = {word}
-        for cut in range(len(word) - 1, max(MIN_STEM_LENGTH, len(word) - MAX_ENDING) - 1, -1):
-            if word[:cut] in self.lexicon:
-                terms.add(self.lexicon[word[:cut]])
-                break
-        terms |= self.compound(word)
-        terms |= {self.lexicon[other] for other in self.typo_of(word)}
-        return frozenset(terms)
+            return [((self.lexicon[word], SURE["number"] if word.isdigit() else SURE["known"]),)]
+        found: dict[str, float] = {}
+
+        def add(term: str, sure: float) -> None:
+            found[term] = max(found.get(term, 0.0), sure)
+
+        completions = self._completions(word)
+        for key in completions:
+            add(self.lexicon[key], SURE["prefix"])
+        bare = word[len(PARTICIPLE):] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
+        if bare in self.lexicon:
+            add(self.lexicon[bare], SURE["ending"])
+        elif not completions:
+            for stem_of in (word, bare) if len(bare) > MIN_STEM_LENGTH else (word,):
+                for cut in range(len(stem_of) - 1, max(MIN_STEM_LENGTH, len(stem_of) - MAX_ENDING) - 1, -1):
+                    if stem_of[:cut] in self.lexicon:
+                        add(self.lexicon[stem_of[:cut]], SURE["ending"])
+                        break
+        for key in self._typos(word):
+            if not completions or key.startswith(word):
+                add(self.lexicon[key], SURE["typo"])
+        parts = self.split(word)
+        groups = [tuple(sorted(found.items()))] if found else []
+        if parts and not found:
+            groups += [((part, SURE["compound"]),) for part in parts]
+        return groups
 
     def joined(self, asked: Sequence[str]) -> list[str]:
         """Return the query's words with two neighbours joined where together they make a known word.
 
-        Players split compounds ("Karten Tausch") and misspell split names ("hapy man").
+        Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
+        is joined when it is a known word, or one typo from one while either half is unknown
+        (letters only, and no lone letter: "eine 7" or "i refill" is no misspelt word). Two
+        numbers stay two: "3 6" are three sixes, not 36.
         """
+        meaningful = self.vocabulary.meaningful
         out: list[str] = []
         at = 0
         while at < len(asked):
-            if at + 1 < len(asked):
-                pair = asked[at] + asked[at + 1]
-                unknown = not self.known(asked[at]) or not self.known(asked[at + 1])
-                worth = meaningful(asked[at], self.lang) or meaningful(asked[at + 1], self.lang)
-                if worth and (pair in self.lexicon or (unknown and self.typo_of(pair))):
-                    out.append(pair)
-                    at += 2
-                    continue
-            out.append(asked[at])
-            at += 1
+            pair = asked[at] + asked[at + 1] if at + 1 < len(asked) else ""
+            worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1])) and not asked[at].isdigit() and not asked[at + 1].isdigit()
+            misspelt = (pair.isalpha() and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
+                        and (asked[at] not in self.lexicon or asked[at + 1] not in self.lexicon))
+            if worth and (pair in self.lexicon or (misspelt and self._typos(pair))):
+                out.append(pair)
+                at += 2
+            else:
+                out.append(asked[at])
+                at += 1
         return out
 
-    def groups(self, query: str) -> list[frozenset[str]]:
-        """Return, for each meaningful word of a query, the terms that stand for it."""
-        found: list[frozenset[str]] = []
-        for word in self.joined(words(query, self.lang)):
-            if not meaningful(word, self.lang):
-                continue
-            group = self.resolve(word)
-            if group not in found:
-                found.append(group)
+    def groups(self, query: str) -> list[Group]:
+        """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once)."""
+        found: list[Group] = []
+        for word in self.joined(self.vocabulary.folding.words(query)):
+            if self.vocabulary.meaningful(word):
+                for group in self.resolve(word):
+                    if group not in found:
+                        found.append(group)
         return found
 
-    def coverage(self, position: int, groups: list[frozenset[str]]) -> float:
-        """Return the share of query words the entry's question and keywords contain: several words matching beats one.
+    def rank(self, query: str) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
+        """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""
+        groups = self.groups(query)
+        scores: dict[int, float] = defaultdict(float)
+        covered: dict[int, float] = defaultdict(float)
+        for group in groups:
+            best: dict[int, float] = {}
+            titled: dict[int, float] = {}
+            for term, sure in group:
+                for at, weight in self.postings.get(term, {}).items():
+                    best[at] = max(best.get(at, 0.0), sure * weight)
+                for at in self.titles.get(term, ()):
+                    titled[at] = max(titled.get(at, 0.0), sure)
+            for at, value in best.items():
+                scores[at] += value
+            for at, sure in titled.items():
+                covered[at] += sure
+        terms = frozenset(term for group in groups for term, _ in group)
+        if scores:
+            ranked = [(score * (1 + COVERAGE * covered[at] / len(groups)), at) for at, score in scores.items()]
+            return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
+        return self.nearest(query), terms, False
 
-        Synonyms of one word count once, so an entry listing many of them is not favoured.
-        """
-        own = self.columns[position][0] + self.columns[position][1]
-        return sum(1 for group in groups if any(matches(t, term) for term in group for t in own)) / len(groups)
+    def nearest(self, query: str) -> list[tuple[float, int]]:
+        """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
+        asked = grams(self.vocabulary.folding.fold(query))
+        if not asked:
+            return []
+        alike = [(share, at) for at, looks in enumerate(self.looks) if (share := len(asked & grams(looks)) / len(asked))]
+        return sorted(alike, key=lambda scored: (-scored[0], scored[1]))[:NEAREST]
 
     def offline(self) -> dict[str, Any]:
         """Return what the browser needs to search this section the same way without a network."""
         return {
             "game": self.game,
             "lang": self.lang,
-            "spellings": [list(pair) for pair in SPELLINGS[self.lang]],
-            "stopwords": sorted(stopwords(self.lang)),
+            **self.vocabulary.folding.offline(),
+            "stopwords": sorted(self.vocabulary.stopwords),
             "lexicon": self.lexicon,
+            "postings": {term: [[at, weight] for at, weight in found.items()] for term, found in self.postings.items()},
+            "titles": self.titles,
+            "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
+                         "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
         }
 
 
 class Index:
-    """One FTS5 table per column of every section's entries, in process memory: quick, and the same on every database.
+    """Every game's FAQ in every language, each a section searched on its own."""
 
-    A table per column gives each column its own bm25 length normalisation, so a long
-    explanation does not bury a question that matches. The sections share the tables, so
-    bm25 weighs a word by how rare it is in the whole FAQ: a word in every entry of one small
-    section still counts a little, not nothing. A search reads only its own section's rows.
-
-    One connection serves all threads of a process, one query at a time (a query takes
-    milliseconds), so threaded servers share it safely.
-    """
-
-    def __init__(self, entries: Iterable[Entry]) -> None:
+    def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None) -> None:
         grouped: dict[tuple[str, str], list[Entry]] = defaultdict(list)
         for entry in entries:
             grouped[(entry.game, entry.lang)].append(entry)
-        self.sections = {key: Section(*key, found) for key, found in grouped.items()}
+        if vocabularies is None:
+            vocabularies = load_vocabularies(CONTENT, sorted({game for game, _ in grouped}), LANGUAGES)
+        self.sections = {key: Section(vocabularies[key], found) for key, found in grouped.items()}
         self.entries = [entry for section in self.sections.values() for entry in section.entries]
-        self._first_row: dict[tuple[str, str], int] = {}
-        self.db = sqlite3.connect(":memory:", check_same_thread=False)
-        self._lock = threading.Lock()
-        for column in COLUMNS:
-            self.db.execute(f"CREATE VIRTUAL TABLE {column} USING fts5(text, tokenize='unicode61')")
-        first = 0
-        for key, section in self.sections.items():
-            self._first_row[key] = first
-            for number, column in enumerate(COLUMNS):
-                self.db.executemany(
-                    f"INSERT INTO {column}(rowid, text) VALUES (?, ?)",
-                    [(first + position, " ".join(columns[number])) for position, columns in enumerate(section.columns)],
-                )
-            first += len(section.entries)
-        self.db.commit()
 
-    def groups(self, query: str, *, game: str, lang: str) -> list[frozenset[str]]:
+    def groups(self, query: str, *, game: str, lang: str) -> list[Group]:
         """Return, for each meaningful word of a query, the terms that stand for it in one game and language."""
         section = self.sections.get((game, lang))
         return section.groups(query) if section else []
 
     def terms(self, query: str, *, game: str, lang: str) -> frozenset[str]:
         """Return every term a query looks for in one game and language."""
-        return frozenset(term for group in self.groups(query, game=game, lang=lang) for term in group)
+        return frozenset(term for group in self.groups(query, game=game, lang=lang) for term, _ in group)
 
     def search(self, query: str, *, game: str, lang: str, limit: int = 10) -> list[Hit]:
-        """Return the entries of one game and language that answer a query, best first.
-
-        Each column's bm25, weighted, ranks them, raised by the share of query words their
-        question and keywords hold; equal scores keep the order of the FAQ file.
-        """
+        """Return the entries of one game and language that answer a query, best first; the closest ones if none does."""
         section = self.sections.get((game, lang))
-        if section is None:
+        if section is None or not query.strip():
             return []
-        groups = section.groups(query)
-        terms = frozenset(term for group in groups for term in group)
-        if not terms:
-            return []
-        match = " OR ".join(f'"{term[:-1]}"*' if term.endswith(PREFIX) else f'"{term}"' for term in sorted(terms))
-        first = self._first_row[(game, lang)]
-        scores: dict[int, float] = defaultdict(float)
-        with self._lock:
-            for weight, column in zip(WEIGHTS, COLUMNS):
-                for position, rank in self.db.execute(
-                    f"SELECT rowid - ?, bm25({column}) FROM {column} WHERE {column} MATCH ? AND rowid >= ? AND rowid < ?",
-                    (first, match, first, first + len(section.entries)),
-                ):
-                    scores[position] += weight * -rank
-        ranked = sorted(
-            ((score * (1 + section.coverage(position, groups)), position) for position, score in scores.items()),
-            key=lambda scored: (-scored[0], scored[1]),
-        )
-        return [Hit(entry=section.entries[position], score=score, terms=terms) for score, position in ranked[:limit]]
+        ranked, terms, matched = section.rank(query)
+        return [Hit(entry=section.entries[at], score=score, terms=terms, vocabulary=section.vocabulary, nearest=not matched)
+                for score, at in ranked[:limit]]
 
     def offline(self) -> dict[str, Any]:
-        """Return the index for the browser: every entry's tokens in table order, each section's lexicon, and the rules.
-
-        The browser folds a query with the same phrases and spellings, resolves its words onto
-        the same lexicon and ranks with the same bm25 as FTS5 does, so offline answers match.
-        """
+        """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
-            "entries": [
-                {"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer, "page": e.page,
-                 "tokens": [" ".join(column) for column in section.columns[position]]}
-                for section in self.sections.values()
-                for position, e in enumerate(section.entries)
-            ],
             "sections": [section.offline() for section in self.sections.values()],
-            "phrases": [list(pair) for pair in PHRASES],
-            "weights": list(WEIGHTS),
-            "limits": {"minTypoLength": MIN_TYPO_LENGTH, "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING,
-                       "minPart": MIN_PART},
+            "settings": {"sure": SURE, "coverage": COVERAGE, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+                         "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
+                         "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
+from rules import json_value
 from rules.games import Table
 from rules.history import TableEvent, check, fold
 from rules.problems import Illegal
@@ -60,7 +61,7 @@ class Event(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     seq: Mapped[int]
     kind: Mapped[str] = mapped_column(String(32))
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    payload: Mapped[dict[str, json_value.JSON]] = mapped_column(JSON)
     device: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
     idempotency_key: Mapped[str] = mapped_column(String(64))
@@ -91,7 +92,7 @@ def _refuse_bulk_change(state: ORMExecuteState) -> None:
         raise AppendOnlyError("events are append-only: bulk update or delete refused")
 
 
-def _find(game_id: int, idempotency_key: str, kind: str, payload: Mapping[str, Any]) -> Event | None:
+def _find(game_id: int, idempotency_key: str, kind: str, payload: Mapping[str, json_value.JSON]) -> Event | None:
     """Return the event a retried tap already recorded, if any; refuse a key recorded for another change.
 
     The payload is compared as it was stored, after a JSON round trip.
@@ -189,7 +190,7 @@ def table_of(game: Game) -> Table[Any]:
     return folded(game)[1]
 
 
-def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, json_value.JSON]]]) -> None:
     """Add a new game's first changes to the session once the rules accept them as one history.
 
     The caller commits them together with the game, so no game is ever stored without them
@@ -211,7 +212,7 @@ def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, Any]]
 def append_event(
     game: Game,
     kind: str,
-    payload: Mapping[str, Any],
+    payload: Mapping[str, json_value.JSON],
     *,
     idempotency_key: str,
     device: str | None = None,

@@ -10,6 +10,7 @@ from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueC
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from models.base import Base, UTCDateTime, utc_now
+from rules import json_value
 from rules.games import find_game
 
 if TYPE_CHECKING:
@@ -86,15 +87,15 @@ class Game(Base):
         return find_game(kind).KIND
 
     @property
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> dict[str, json_value.JSON]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
-        setup: dict[str, Any] = {"game": self.kind, "players": list(self.player_names)}
+        setup: dict[str, json_value.JSON] = {"game": self.kind, "players": list(self.player_names)}
         for key in find_game(self.kind).SETUP_KEYS:
             setup[key] = copy.deepcopy(getattr(self, key))
         return setup
 
     @classmethod
-    def from_setup(cls, setup: Mapping[str, Any], **fields: Any) -> "Game":
+    def from_setup(cls, setup: Mapping[str, json_value.JSON], **fields: Any) -> "Game":
         """Return a new game (players not yet seated) for a checked setup: its kind and its options."""
         options = {key: setup[key] for key in OPTION_COLUMNS if key in setup}
         return cls(kind=setup["game"], **options, **fields)

@@ -13,13 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from rules.json_value import JSON
 from rules.problems import Problem
 
 if TYPE_CHECKING:
     from rules.history import Change, TableEvent
-
-JSON = Any
-"""A value decoded from JSON: dict, list, str, int, float, bool or None."""
 
 G = TypeVar("G")
 G_co = TypeVar("G_co", covariant=True)

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import record
-from rules.games import JSON, Table, rules_of
-from rules.problems import N_, Illegal, at, problem
+from rules.games import Table, rules_of
+from rules.json_value import JSON
+from rules.problems import N_, Illegal, at, problem, quoted_key
 
 UNDO = "undo"
 IMPORT = "import"
@@ -201,7 +202,7 @@ def payload(event: TableEvent, keys: tuple[str, ...]) -> Mapping[str, JSON]:
     if not isinstance(content, Mapping):
         raise Illegal([problem(place, N_("the change has no content"))])
     problems = [problem(at(place, key), N_("is required")) for key in keys if key not in content]
-    problems += [problem(at(place, key), N_("unknown key")) for key in content if key not in keys]
+    problems += [problem(place, N_("unknown key {key}"), key=quoted_key(key)) for key in content if key not in keys]
     if problems:
         raise Illegal(problems)
     return content

@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
-from rules.games import JSON, find_game, kinds, rules_of
-from rules.problems import N_, Illegal, Param, Problem, at, problem, quoted, readable
+import icu
+
+from rules.games import find_game, kinds, rules_of
+from rules.json_value import JSON
+from rules.problems import N_, Illegal, Param, Problem, Problems, at, is_invisible, problem, quoted, quoted_key, readable
 
 MAX_NAME_LENGTH = 40
 MAX_DEPTH = 16
 """How deep a record may nest: far deeper than any record (six levels), far shallower than a stack."""
 _UNNAMEABLE = frozenset({"Cc", "Cs"})
 """Character categories no name may hold: control characters and lone surrogates."""
+_SPOOF_CHECKER = icu.SpoofChecker()
+"""ICU's implementation of Unicode's security mechanisms (UTS #39), for the confusables skeleton."""
 
 T = TypeVar("T")
 
@@ -33,7 +38,7 @@ class Reader:
     """Collects problems while checking the shape of untrusted JSON, so all are reported at once."""
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
+        self.problems = Problems()
 
     def finish(self, read: T | None) -> T:
         """Return what was read, or raise Illegal with every problem noted on the way."""
@@ -43,16 +48,18 @@ class Reader:
 
     def fail(self, place: str, template: str, /, **params: Param) -> None:
         """Note a problem: a template marked with ``N_`` and the values for its placeholders."""
-        self.problems.append(problem(place, template, **params))
+        self.problems.note(place, template, **params)
 
-    def object(self, place: str, value: JSON, *, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, JSON] | None:
+    def object(
+        self, place: str, value: JSON | Mapping[str, JSON], *, required: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> Mapping[str, JSON] | None:
         """Return an object whose keys are all known and whose required keys are present."""
-        if not isinstance(value, dict):
+        if not isinstance(value, Mapping):
             self.fail(place or "record", N_("must be an object (got {got})"), got=json_type(value))
             return None
         for key in value:
             if key not in required and key not in optional:
-                self.fail(at(place, key), N_("unknown key"))
+                self.fail(place or "record", N_("unknown key {key}"), key=quoted_key(key))
         for key in required:
             if key not in value:
                 self.fail(at(place, key), N_("is required"))
@@ -81,7 +88,7 @@ class Reader:
     def name(self, place: str, value: JSON) -> str | None:
         """Return a player's name, as ``name_problems`` allows it."""
         found = name_problems(place, value)
-        self.problems += found
+        self.problems.extend(found)
         return None if found or not isinstance(value, str) else value
 
     def player_ref(self, place: str, value: JSON, players: tuple[str, ...], *, nullable: bool = False) -> tuple[bool, str | None]:
@@ -144,20 +151,55 @@ def trimmed_name(typed: str) -> str:
     return typed.strip()
 
 
-def same_name_key(name: str) -> str:
-    """Return what decides whether two names are the same name: NFKC normalisation and case folding.
+def _folded(text: str) -> str:
+    """Return text after NFKC normalisation and case folding: "Ａnna" and "anna" both become "anna"."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
-    >>> same_name_key("Anna") == same_name_key("anna") == same_name_key("\uff21nna")
+
+def _skeleton(text: str) -> str:
+    """Return Unicode's confusables skeleton of text (UTS #39, as ICU computes it): a Cyrillic "А" becomes a Latin "A"."""
+    return str(_SPOOF_CHECKER.getSkeleton(0, text))
+
+
+def _seen(name: str) -> str:
+    """Return what of a name one can see: invisible characters dropped, each run of spaces one space."""
+    return " ".join("".join(ch for ch in name if ch.isspace() or not is_invisible(ch)).split())
+
+
+def _name_keys(name: str) -> tuple[str, str]:
+    """Return the keys two names that count as the same share one of, looked at without their invisible characters.
+
+    Case folding and the skeleton are taken in both orders, so that a look-alike in other
+    letters (Greek "Η" is "H", but its lower case "η" looks like "n") still meets its twin.
+    """
+    seen = _seen(name)
+    return _skeleton(_folded(seen)), _folded(_skeleton(seen))
+
+
+def same_name_as(name: str, others: Iterable[str]) -> str | None:
+    """Return the first of ``others`` that counts as the same name as ``name``, or None.
+
+    Names equal after NFKC normalisation and case folding are one name; so are names that
+    Unicode's confusables skeleton makes equal, and names that differ only by invisible characters.
+
+    >>> same_name_as("\uff41NNA", ["Ben", "Anna"]), same_name_as("\u0410nna", ["Anna"]), same_name_as("An\u200bna", ["Anna"])
+    ('Anna', 'Anna', 'Anna')
+    >>> same_name_as("Ana", ["Anna", "Hanna"]) is None
     True
     """
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    keys = _name_keys(name)
+    for other in others:
+        if any(mine == theirs for mine, theirs in zip(keys, _name_keys(other))):
+            return other
+    return None
 
 
 def name_problems(place: str, value: JSON) -> list[Problem]:
     """Return why a value cannot be a player's name: 1–40 characters, no space at either end, no control character.
 
     Joiners, emoji and no-break spaces are ordinary characters; only Unicode's control
-    characters and lone surrogates (categories Cc and Cs) are refused.
+    characters and lone surrogates (categories Cc and Cs) are refused, and a name of
+    nothing but invisible characters.
 
     >>> name_problems("players[0]", "\U0001f468\u200d\U0001f373"), name_problems("players[0]", "Jean\u00a0Luc")
     ([], [])
@@ -179,6 +221,8 @@ def name_problems(place: str, value: JSON) -> list[Problem]:
         ]
     if any(unicodedata.category(ch) in _UNNAMEABLE for ch in value):
         return [problem(place, N_("a player's name cannot contain control characters"))]
+    if all(is_invisible(ch) for ch in value):
+        return [problem(place, N_("a player's name needs at least one visible character"))]
     if trimmed_name(value) != value:
         return [problem(place, N_("a player's name cannot begin or end with a space"))]
     return []
@@ -198,20 +242,17 @@ def read_players(
             reader.fail("players", N_("must be a list of names (got {got})"), got=json_type(value))
         return None
     if len(value) > most:
-        reader.problems += count_problems(value)
+        reader.problems.extend(count_problems(value))
         return None
     names: list[str] = []
-    seated: dict[str, str] = {}
     ok = True
     for index, item in enumerate(value):
         name = reader.name(at("players", index), item)
         if name is None:
             ok = False
             continue
-        key = same_name_key(name)
-        earlier = seated.get(key)
+        earlier = same_name_as(name, names)
         if earlier is None:
-            seated[key] = name
             names.append(name)
             continue
         ok = False
@@ -265,18 +306,37 @@ class _Repeated(dict[str, JSON]):
         self.repeated = repeated
 
 
-def _decoded_object(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    """Return a decoded JSON object, marked when a key is given twice (plain JSON keeps the last silently)."""
-    decoded = dict(pairs)
-    if len(decoded) == len(pairs):
-        return decoded
-    seen: set[str] = set()
-    repeated: dict[str, None] = {}
-    for key, _ in pairs:
-        if key in seen:
-            repeated[key] = None
-        seen.add(key)
-    return _Repeated(pairs, list(repeated))
+class _NotANumber:
+    """Where a text said ``NaN``, ``Infinity`` or ``-Infinity``: Python's JSON reads them, strict JSON has no such number."""
+
+    def __init__(self, written: str) -> None:
+        self.written = written
+
+
+class _Decoding:
+    """The hooks one JSON text is decoded with: they mark what strict, unambiguous JSON refuses, and note that they did."""
+
+    def __init__(self) -> None:
+        self.marked = False
+
+    def object(self, pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+        """Return a decoded JSON object, marked when a key is given twice (plain JSON keeps the last silently)."""
+        decoded = dict(pairs)
+        if len(decoded) == len(pairs):
+            return decoded
+        self.marked = True
+        seen: set[str] = set()
+        repeated: dict[str, None] = {}
+        for key, _ in pairs:
+            if key in seen:
+                repeated[key] = None
+            seen.add(key)
+        return _Repeated(pairs, list(repeated))
+
+    def constant(self, written: str) -> _NotANumber:
+        """Return a mark where the text holds ``NaN``, ``Infinity`` or ``-Infinity``."""
+        self.marked = True
+        return _NotANumber(written)
 
 
 def _too_deep() -> Problem:
@@ -284,40 +344,66 @@ def _too_deep() -> Problem:
     return problem("record", N_("is nested more than {limit} levels deep"), limit=MAX_DEPTH)
 
 
-def _structure_problems(raw: JSON) -> list[Problem]:
-    """Return every key given twice in one object, and whether anything nests too deep, walking without recursion."""
-    found: list[Problem] = []
-    stack: list[tuple[str, JSON, int]] = [("", raw, 1)]
+def _nested_too_deep(raw: JSON) -> bool:
+    """Return whether a decoded value nests lists and objects deeper than ``MAX_DEPTH``, looking at each value once."""
+    level: list[dict[str, JSON] | list[JSON]] = [raw] if isinstance(raw, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        level = [
+            inner
+            for outer in level
+            for inner in (outer.values() if isinstance(outer, dict) else outer)
+            if isinstance(inner, (dict, list))
+        ]
+        if not level:
+            return False
+    return True
+
+
+def _marked_problems(raw: JSON) -> Problems:
+    """Return every key given twice in one object and every number strict JSON does not have, each at its place."""
+    found = Problems()
+    stack: list[tuple[str, str | int | None, JSON | _NotANumber]] = [("", None, raw)]
     while stack:
-        place, value, depth = stack.pop()
-        if not isinstance(value, (dict, list)):
+        outer, key, value = stack.pop()
+        if not isinstance(value, (dict, list, _NotANumber)):
             continue
-        if depth > MAX_DEPTH:
-            return [_too_deep()]
+        place = outer if key is None else at(outer, key)
+        if isinstance(value, _NotANumber):
+            found.note(place or "record", N_("{number} is not a JSON number"), number=value.written)
+            continue
         if isinstance(value, _Repeated):
-            found += [problem(at(place, key), N_("is given twice in one object")) for key in value.repeated]
-        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
-        stack += [(at(place, key), item, depth + 1) for key, item in reversed(items)]
+            for repeated in value.repeated:
+                found.note(at(place, repeated), N_("is given twice in one object"))
+        if isinstance(value, dict):
+            stack += [(place, inner_key, item) for inner_key, item in reversed(value.items())]
+        else:
+            stack += [(place, index, item) for index, item in reversed(list(enumerate(value)))]
     return found
 
 
 def loads(text: str | bytes) -> object:
-    """Return the game a JSON text describes, or raise Illegal (broken JSON, a key given twice, deep nesting included).
+    """Return the game a JSON text describes, or raise Illegal (broken or non-strict JSON, a key given twice, deep nesting).
 
     >>> loads('{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}')
     Traceback (most recent call last):
     ...
     rules.problems.Illegal: game: is given twice in one object
+    >>> loads('{"game": "auruxxx", "players": ["A", "B"], "result": NaN}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: result: NaN is not a JSON number
     """
+    decoding = _Decoding()
     try:
-        raw = json.loads(text, object_pairs_hook=_decoded_object)
+        raw = json.loads(text, object_pairs_hook=decoding.object, parse_constant=decoding.constant)
     except RecursionError:
         raise Illegal([_too_deep()]) from None
     except ValueError as error:
         raise Illegal([problem("record", N_("is not valid JSON ({error})"), error=str(error))]) from None
-    structure = _structure_problems(raw)
-    if structure:
-        raise Illegal(structure)
+    if _nested_too_deep(raw):
+        raise Illegal([_too_deep()])
+    if decoding.marked:
+        raise Illegal(_marked_problems(raw))
     return parse(raw)
 
 
@@ -334,6 +420,21 @@ def setup(game: object) -> dict[str, JSON]:
     """
     keys = ("game", "players", *rules_of(game).SETUP_KEYS)
     return {key: value for key, value in serialise(game).items() if key in keys}
+
+
+def player_names(setup: Mapping[str, JSON]) -> tuple[str, ...]:
+    """Return the players of a setup the rules have read, in seating order; anything else is a caller's mistake.
+
+    >>> player_names(setup(parse({"game": "auruxxx", "players": ["Anna", "Ben"]})))
+    ('Anna', 'Ben')
+    """
+    players = setup.get("players")
+    if not isinstance(players, list):
+        raise ValueError("players: not a setup the rules have read")
+    names = tuple(name for name in players if isinstance(name, str))
+    if not names or len(names) != len(players):
+        raise ValueError("players: not a setup the rules have read")
+    return names
 
 
 def scored(game: object) -> dict[str, JSON]:

@@ -22,10 +22,11 @@ from models import Game, folded, history_of, table_of
 from rules import auruxxx, points
 from rules.auruxxx.history import AuruxxxTable, OpenRound, hand_in
 from rules.auruxxx.record import serialise_hand
-from rules.games import JSON, Table
+from rules.games import Table
+from rules.json_value import JSON
 from rules.problems import readable
 from views.addresses import game_or_404
-from views.changes import UndoOffer, undo_offer
+from views.changes import UndoOffer, counted_from_one, undo_offer
 from views import corrections
 from views.corrections import Correction, newest
 from views.forms import is_integer, is_whole, whole_or_text
@@ -123,7 +124,7 @@ def rematch(game: Game) -> int:
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one AURUXXX change in words."""
     player = payload.get("player")
-    number = (payload.get("round") or 0) + 1
+    number = counted_from_one(payload, "round")
     texts: dict[str, Any] = {
         "pass": _l("Round %(n)s: pass cross for %(player)s", n=number, player=player),
         "happy_man": _l("Round %(n)s: %(player)s takes the Happy-Man figure", n=number, player=player),
@@ -453,7 +454,7 @@ def hand(token: str, seat: int) -> Response:
             if action == "save-points" or (not tokens and typed):
                 if not is_whole(typed):
                     problems = [gettext("Type the hand's total as a whole number, or enter the cards.")]
-                    hand_json: dict[str, Any] = {}
+                    hand_json: dict[str, JSON] = {}
                 else:
                     hand_json = {"points": int(typed)}
             else:
@@ -556,12 +557,12 @@ def _read_round_form(game: Game, table: Table[Any], index: int) -> tuple[JSON, R
     if blank:
         return {}, shown, [gettext("%(name)s: type the points in hand (0 for an empty hand).", name=name) for name in blank]
     original = played.rounds[index]
-    hands = {
+    hands: dict[str, JSON] = {
         p: serialise_hand(auruxxx.retyped_hand(original, p, int(text), played.house_rules)) if is_integer(text) else {"points": text}
         for p, text in typed.items()
         if p != shown.finisher
     }
-    written = {
+    written: dict[str, JSON] = {
         "finisher": shown.finisher,
         "golden12": shown.golden12,
         "happy_man": shown.happy_man,

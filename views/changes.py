@@ -10,8 +10,8 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from models import Game, db
-from rules.games import JSON
 from rules.history import IMPORT, REMATCH, UNDO, TableEvent, last_change
+from rules.json_value import JSON
 from views.sheets import sheet_of
 
 EARLIER_GAMES = 50
@@ -37,6 +37,16 @@ class UndoOffer:
 
     seq: int
     text: str
+
+
+def counted_from_one(payload: Mapping[str, JSON], key: str) -> int:
+    """Return the round or day a stored change is about as the table counts it, from 1 (payloads count from 0).
+
+    >>> counted_from_one({"round": 2}, "round"), counted_from_one({}, "day")
+    (3, 1)
+    """
+    index = payload.get(key)
+    return index + 1 if isinstance(index, int) else 1
 
 
 def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:

@@ -18,8 +18,9 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Game, StaleError, history_of
-from rules.games import JSON, Table
+from rules.games import Table
 from rules.history import TableEvent, changed_since, finished_part, fold
+from rules.json_value import JSON
 from views.forms import is_whole
 from views.render import go_to
 from views.taps import record_tap

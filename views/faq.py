@@ -11,6 +11,7 @@ from flask_babel import get_locale
 
 from faq.content import CONTENT, LANGUAGES, Entry, Outline, load, load_outlines
 from faq.search import Index
+from faq.vocabulary import load_vocabularies
 from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -24,8 +25,8 @@ MAX_QUERY = 200
 
 @cache
 def _shared_index(folder: Path) -> Index:
-    """Return the index of the content in a folder, built once per process."""
-    return Index(load(folder))
+    """Return the index of the content in a folder, with the words of its games, built once per process."""
+    return Index(load(folder), load_vocabularies(folder, tuple(load_outlines(folder)), LANGUAGES))
 
 
 def init_app(app: Flask) -> None:
@@ -99,10 +100,10 @@ def game_page(game: str) -> str:
     topics: dict[str, list[Entry]] = defaultdict(list)
     for entry in shown:
         topics[entry.topic].append(entry)
-    ordered = [(titles[lang], topics[topic]) for topic, titles in outline.topics.items() if topics.get(topic)]
+    ordered = [(topic, titles[lang], topics[topic]) for topic, titles in outline.topics.items() if topics.get(topic)]
     return render_template(
         "faq/game.html", game=game, title=title(game), topics=ordered, control=control, query="", hits=None, lang=lang,
-        back=back_to_sheet(game),
+        back=back_to_sheet(game), nearest_topic=None,
     )
 
 
@@ -127,15 +128,16 @@ def search() -> BaseResponse:
         response = jsonify(
             [
                 {"id": h.entry.id, "game": h.entry.game, "lang": h.entry.lang, "question": h.entry.question,
-                 "answer": h.entry.answer, "page": h.entry.page}
+                 "answer": h.entry.answer, "page": h.entry.page, "nearest": h.nearest}
                 for h in hits
             ]
         )
         response.vary.add("Accept")
         return response
+    nearest_topic = outlines()[game].topics[hits[0].entry.topic][lang] if hits and hits[0].nearest else None
     page = page_or_fragment(
         "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
-        back=back_to_sheet(game),
+        back=back_to_sheet(game), nearest_topic=nearest_topic,
     )
     page.vary.add("Accept")
     return page
@@ -143,5 +145,5 @@ def search() -> BaseResponse:
 
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
-    """Return every entry with its tokens and the search's lexicon, for searching in the browser without a network."""
+    """Return everything the search works out before a question comes, for searching in the browser without a network."""
     return jsonify(index().offline())

@@ -6,10 +6,8 @@ Nothing here knows a game by name: the rules registry (``rules.games``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
@@ -19,8 +17,9 @@ from infra.extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, table_of
 from models.event import add_first_events, append_event
 from rules import record
-from rules.games import JSON, find_game
+from rules.games import find_game
 from rules.history import UNDO, Change, TableEvent, import_changes, superseded
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, Problem
 from views.addresses import game_for_reading, game_or_404, shown_on_tv
 from views.changes import describe_history, rematch_of
@@ -80,8 +79,7 @@ class NewGameForm:
         verb, _, argument = action.partition(":")
         if verb == "add":
             name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
-            seated = {record.same_name_key(seated) for seated in self.names if seated}
-            if name and record.same_name_key(name) not in seated and "" in self.names:
+            if name and record.same_name_as(name, self.players) is None and "" in self.names:
                 self.names[self.names.index("")] = name
             return
         if not is_whole(argument) or int(argument) >= len(self.names):
@@ -95,10 +93,14 @@ class NewGameForm:
         elif verb == "clear":
             self.names[seat] = ""
 
+    @property
+    def players(self) -> list[str]:
+        """Return the names filled in, in seating order."""
+        return [name for name in self.names if name]
+
     def setup(self) -> dict[str, JSON]:
         """Return the game the form describes, as a record without rounds or days."""
-        players = [name for name in self.names if name]
-        return {"game": self.kind, "players": players, **self.views.setup_from_form(self.settings)}
+        return {"game": self.kind, "players": list[JSON](self.players), **self.views.setup_from_form(self.settings)}
 
     def first_dealer(self) -> int:
         """Return the dealer's position among the filled-in seats."""
@@ -107,7 +109,7 @@ class NewGameForm:
 
 
 def create_game(
-    setup: dict[str, Any], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
+    setup: Mapping[str, JSON], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = ()
 ) -> Game:
     """Store a new game for a checked setup, with its first changes, in one transaction.
 
@@ -117,7 +119,7 @@ def create_game(
     """
     game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
     game.card_table = previous.card_table if previous else CardTable()
-    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(setup["players"])]
+    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(record.player_names(setup))]
     db.session.add(game)
     try:
         add_first_events(game, changes)
@@ -171,7 +173,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
         form.problems = [say(problem) for problem in illegal.problems]
         return _new_game_page(form, 422)
     game = create_game(setup, first_dealer=form.first_dealer())
-    remember_names(setup["players"])
+    remember_names(form.players)
     return go_to(url_for("games.sheet", token=game.token))
 
 

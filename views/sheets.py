@@ -17,8 +17,8 @@ from flask import Blueprint
 from werkzeug.wrappers import Response
 
 from models import Game
+from rules.json_value import JSON
 from views.scoreboard import Scoreboard
-from rules.games import JSON
 
 
 @dataclass(frozen=True)

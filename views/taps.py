@@ -13,6 +13,7 @@ from flask_babel import gettext
 from models import Game, KeyReusedError, StaleError, append_event
 from rules.games import Table
 from rules.history import TableEvent, part_changed_since
+from rules.json_value import JSON
 from views.forms import is_whole
 from rules.problems import Illegal, Problem
 
@@ -68,7 +69,7 @@ def subject(place: str, players: Sequence[str]) -> str | None:
 def record_tap(
     game: Game,
     kind: str,
-    payload: Mapping[str, Any],
+    payload: Mapping[str, JSON],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
     key: str | None = None,
@@ -101,7 +102,7 @@ def keypad_seen() -> int | None:
 
 
 def record_hand(
-    game: Game, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
+    game: Game, payload: Mapping[str, JSON], *, hand: Callable[[Table[Any]], object], seen: int | None
 ) -> tuple[list[str], int]:
     """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
 

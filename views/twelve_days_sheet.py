@@ -21,14 +21,15 @@ from werkzeug.wrappers import Response
 
 from models import Game, folded, history_of, table_of
 from rules import points, twelve_days
-from rules.games import JSON, Table
+from rules.games import Table
+from rules.json_value import JSON
 from rules.twelve_days import Card, Variant
 from rules.twelve_days.history import TwelveDaysTable, revealed_on
 from rules.twelve_days.history import final_hand as final_hand_of
 from rules.twelve_days.record import serialise_day
 from views import corrections
 from views.addresses import game_or_404
-from views.changes import UndoOffer, undo_offer
+from views.changes import UndoOffer, counted_from_one, undo_offer
 from views.corrections import Correction, newest
 from views.forms import is_whole
 from views.render import answer_tap, go_to, page_or_fragment, render_sheet
@@ -115,7 +116,7 @@ def rematch(game: Game) -> int:
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one 12 Days change in words."""
     player = payload.get("player")
-    number = (payload.get("day") or 0) + 1
+    number = counted_from_one(payload, "day")
     texts: dict[str, Any] = {
         "card": _l("Day %(n)s: %(player)s revealed a card", n=number, player=player),
         "gift": _l("Day %(n)s: the Claus winner gives the day to %(player)s", n=number, player=player),
@@ -393,7 +394,7 @@ def _variant(game: Game) -> Variant:
 def reveal_card(token: str) -> Response:
     """Record the card a player revealed today; the day resolves when the last card is in."""
     game = game_or_404(token, kind=KIND)
-    payload = {"day": _day(_variant(game).days), "player": _player(game), "card": parse_card(request.form.get("card", ""))}
+    payload: dict[str, JSON] = {"day": _day(_variant(game).days), "player": _player(game), "card": parse_card(request.form.get("card", ""))}
     return after_tap(game, record_tap(game, "card", payload))
 
 
@@ -401,7 +402,7 @@ def reveal_card(token: str) -> Response:
 def give_day(token: str) -> Response:
     """Record whom a Claus winner gives the day card(s) to."""
     game = game_or_404(token, kind=KIND)
-    payload = {"day": _day(_variant(game).days), "player": _player(game)}
+    payload: dict[str, JSON] = {"day": _day(_variant(game).days), "player": _player(game)}
     return after_tap(game, record_tap(game, "gift", payload))
 
 
@@ -473,7 +474,7 @@ def final_hand(token: str, seat: int) -> Response:
         if verb in ("more", "less") and target in {card_token(c) for c in variant.cards}:
             counts[target] = max(0, counts[target] + (1 if verb == "more" else -1))
         elif action == "save":
-            cards = [parse_card(token) for token, count in counts.items() for _ in range(count)]
+            cards: list[JSON] = [parse_card(token) for token, count in counts.items() for _ in range(count)]
             problems, status = record_hand(
                 game, {"player": player, "cards": cards}, hand=lambda folded: final_hand_of(_table(folded), player), seen=seen
             )
@@ -528,10 +529,11 @@ class DayForm:
 
 def _day_form(written: Mapping[str, JSON]) -> DayForm:
     """Return the form's values for a day as the record writes it."""
+    played, gift_to, taken_by = written.get("played"), written.get("gift_to"), written.get("taken_by")
     return DayForm(
-        played={p: card_token(c) for p, c in written.get("played", {}).items()},
-        gift_to=written.get("gift_to") or "",
-        taken_by=written.get("taken_by") or "",
+        played={p: str(c) for p, c in played.items()} if isinstance(played, dict) else {},
+        gift_to=gift_to if isinstance(gift_to, str) else "",
+        taken_by=taken_by if isinstance(taken_by, str) else "",
         quick="taken_by" in written,
     )
 

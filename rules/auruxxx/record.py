@@ -22,10 +22,12 @@ from rules.auruxxx.score import (
     RoundInProgress,
     Rounding,
     figure_holder,
+    number_card_count_problems,
     player_count_problems,
+    round_count_problems,
     score_game,
 )
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.points import to_json_number
 from rules.problems import N_, Illegal, at
 from rules.record import Reader, json_type, read_players
@@ -67,6 +69,9 @@ def _hand(reader: Reader, place: str, value: JSON) -> Hand | None:
     ok = True
     if not isinstance(numbers_raw, list):
         reader.fail(at(place, "numbers"), N_("must be a list of card numbers (got {got})"), got=json_type(numbers_raw))
+        ok = False
+    elif too_many := number_card_count_problems(at(place, "numbers"), numbers_raw):
+        reader.problems.extend(too_many)
         ok = False
     else:
         for index, item in enumerate(numbers_raw):
@@ -157,7 +162,9 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     if not isinstance(rounds_raw, list):
         reader.fail("rounds", N_("must be a list of rounds (got {got})"), got=json_type(rounds_raw))
         return reader.finish(None)
-    if players is None or house_rules is None:
+    too_many = round_count_problems(rounds_raw)
+    reader.problems.extend(too_many)
+    if players is None or house_rules is None or too_many:
         return reader.finish(None)
     read = [_round(reader, at("rounds", i), r, players) for i, r in enumerate(rounds_raw)]
     rounds = tuple(r for r in read if r is not None)

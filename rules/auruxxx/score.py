@@ -8,7 +8,7 @@ hand, every pass cross costs 5, and the holder of the Happy-Man figure halves th
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 
 from rules.points import HalfPoints, halve, total, whole
@@ -25,6 +25,7 @@ NUMBER_VALUES = range(0, 13)
 
 NUMBER_COPIES = 10
 """Each number 0–12 comes in five colours, twice."""
+NUMBER_CARDS_IN_DECK = NUMBER_COPIES * len(NUMBER_VALUES)
 FIFTY_IN_DECK = 5
 HAPPY_MAN_CARDS_IN_DECK = 5
 ACTION_AND_TWO_IN_DECK = 15
@@ -157,6 +158,15 @@ class Game:
     """What has been tapped of the round after the finished ones, if the record carries it."""
 
 
+def holder_after(holder: str | None, round_: Round) -> str | None:
+    """Return who holds the Happy-Man figure after a round, given who held it before: once held, it never goes back to nobody.
+
+    >>> holder_after("B", Round(finisher="B", golden12=1, happy_man=None)), holder_after("B", Round(finisher="B", golden12=1, happy_man="A"))
+    ('B', 'A')
+    """
+    return round_.happy_man or holder
+
+
 def figure_holder(rounds: Sequence[Round]) -> str | None:
     """Return who holds the Happy-Man figure after these rounds (None while nobody has held it).
 
@@ -165,7 +175,7 @@ def figure_holder(rounds: Sequence[Round]) -> str | None:
     """
     holder: str | None = None
     for round_ in rounds:
-        holder = round_.happy_man or holder
+        holder = holder_after(holder, round_)
     return holder
 
 
@@ -371,7 +381,7 @@ def retyped_hand(round_: Round, player: str, points: int, house_rules: HouseRule
 # --- What is legal -----------------------------------------------------------------------
 
 
-def player_count_problems(players: Sequence[str]) -> list[Problem]:
+def player_count_problems(players: Sequence[object]) -> list[Problem]:
     """Return a problem unless 2–6 players sit at the table."""
     if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return []
@@ -383,6 +393,22 @@ def player_count_problems(players: Sequence[str]) -> list[Problem]:
             max=MAX_PLAYERS,
             got=len(players),
         )
+    ]
+
+
+def round_count_problems(rounds: Sized) -> list[Problem]:
+    """Return a problem if a game holds more than its 3 rounds (a record's list is refused by its length, unread)."""
+    if len(rounds) <= ROUNDS:
+        return []
+    return [problem("rounds", N_("a game has {rounds} rounds (got {got})"), rounds=ROUNDS, got=len(rounds))]
+
+
+def number_card_count_problems(place: str, numbers: Sized) -> list[Problem]:
+    """Return a problem if a hand holds more number cards than the deck has (refused by the list's length, unread)."""
+    if len(numbers) <= NUMBER_CARDS_IN_DECK:
+        return []
+    return [
+        problem(place, N_("a hand holds at most {limit} number cards (got {got})"), limit=NUMBER_CARDS_IN_DECK, got=len(numbers))
     ]
 
 
@@ -561,21 +587,15 @@ def game_problems(game: Game) -> list[Problem]:
     >>> [str(p) for p in game_problems(Game(players=("A", "B", "C", "D", "E", "F", "G")))]
     ['players: AURUXXX is played by 2 to 6 players (got 7)']
     """
-    problems = player_count_problems(game.players)
-    if len(game.rounds) > ROUNDS:
-        problems.append(problem("rounds", N_("a game has {rounds} rounds (got {got})"), rounds=ROUNDS, got=len(game.rounds)))
+    problems = player_count_problems(game.players) + round_count_problems(game.rounds)
+    holder: str | None = None
     for index, round_ in enumerate(game.rounds):
-        problems += round_problems(
-            at("rounds", index),
-            round_,
-            game.players,
-            holder_before=figure_holder(game.rounds[:index]),
-            house_rules=game.house_rules,
-        )
+        problems += round_problems(at("rounds", index), round_, game.players, holder_before=holder, house_rules=game.house_rules)
+        holder = holder_after(holder, round_)
     if game.open_round is not None:
         problems += open_round_problems(
             "open_round", game.open_round, game.players,
-            finished=len(game.rounds), holder_before=figure_holder(game.rounds), house_rules=game.house_rules,
+            finished=len(game.rounds), holder_before=holder, house_rules=game.house_rules,
         )
     return problems
 

@@ -86,7 +86,7 @@ def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
             content = payload(event, ("player", "cards"))
             who = player(at(place, "player"), content["player"], players)
             hand_place = at("hands", who)
-            cards = read_hand(content["cards"], hand_place)
+            cards = read_hand(content["cards"], variant, hand_place)
             problems = hand_problems(hand_place, cards, variant)
             if problems:
                 raise Illegal(problems)

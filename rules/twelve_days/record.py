@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.games import JSON
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, at
 from rules.record import Reader, json_type, read_players, shorten
 from rules.twelve_days.score import (
@@ -22,7 +22,10 @@ from rules.twelve_days.score import (
     Game,
     PlayedDay,
     TakenDay,
+    Variant,
+    day_count_problems,
     find_variant,
+    hand_size_problems,
     playerdeck_count_problems,
     score_game,
 )
@@ -96,10 +99,13 @@ def _open_day(reader: Reader, value: JSON, players: tuple[str, ...]) -> DayInPro
     return None if played is None else DayInProgress(played=played)
 
 
-def _hand(reader: Reader, place: str, value: JSON) -> tuple[Card, ...] | None:
-    """Return a final hand: a list of cards."""
+def _hand(reader: Reader, place: str, value: JSON, variant: Variant) -> tuple[Card, ...] | None:
+    """Return a final hand: a list of cards (one longer than any hand is refused by its length, unread)."""
     if not isinstance(value, list):
         reader.fail(place, N_("must be a list of cards (got {got})"), got=json_type(value))
+        return None
+    if len(value) > variant.hand_size:
+        reader.problems.extend(hand_size_problems(place, value, variant))
         return None
     cards = [_card(reader, at(place, i), item) for i, item in enumerate(value)]
     if any(card is None for card in cards):
@@ -107,10 +113,10 @@ def _hand(reader: Reader, place: str, value: JSON) -> tuple[Card, ...] | None:
     return tuple(card for card in cards if card is not None)
 
 
-def read_hand(value: JSON, place: str = "hand") -> tuple[Card, ...]:
+def read_hand(value: JSON, variant: Variant, place: str = "hand") -> tuple[Card, ...]:
     """Return a final hand given as JSON, or raise Illegal."""
     reader = Reader()
-    return reader.finish(_hand(reader, place, value))
+    return reader.finish(_hand(reader, place, value, variant))
 
 
 def parse(raw: Mapping[str, JSON]) -> Game:
@@ -132,21 +138,24 @@ def parse(raw: Mapping[str, JSON]) -> Game:
     if not isinstance(days_raw, list):
         reader.fail("days", N_("must be a list of days (got {got})"), got=json_type(days_raw))
         return reader.finish(None)
-    if players is None or variant_name is None:
+    too_many = [] if variant_name is None else day_count_problems(days_raw, find_variant(variant_name))
+    reader.problems.extend(too_many)
+    if players is None or variant_name is None or too_many:
         return reader.finish(None)
+    variant = find_variant(variant_name)
     days = [_day(reader, at("days", i), d, players) for i, d in enumerate(days_raw)]
     open_day = _open_day(reader, raw["open_day"], players) if "open_day" in raw else None
     hands = None
     if raw.get("hands") is not None:
 
         def hand_of(hand_place: str, hand: JSON) -> tuple[Card, ...] | None:
-            return _hand(reader, hand_place, hand)
+            return _hand(reader, hand_place, hand, variant)
 
         hands = reader.mapping("hands", raw["hands"], players, hand_of)
     return reader.finish(
         Game(
             players=players,
-            variant=find_variant(variant_name),
+            variant=variant,
             days=tuple(d for d in days if d is not None),
             hands=hands,
             open_day=open_day,

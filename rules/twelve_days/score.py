@@ -9,7 +9,7 @@ scores that value. The highest total wins.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -409,18 +409,16 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
     return problems
 
 
+def hand_size_problems(place: str, hand: Sized, variant: Variant) -> list[Problem]:
+    """Return a problem unless a final hand holds exactly the variant's number of cards."""
+    if len(hand) == variant.hand_size:
+        return []
+    return [problem(place, N_("a hand holds exactly {size} cards at the end (got {got})"), size=variant.hand_size, got=len(hand))]
+
+
 def hand_problems(place: str, hand: Sequence[Card], variant: Variant) -> list[Problem]:
     """Return what is impossible about one final hand on its own."""
-    problems: list[Problem] = []
-    if len(hand) != variant.hand_size:
-        problems.append(
-            problem(
-                place,
-                N_("a hand holds exactly {size} cards at the end (got {got})"),
-                size=variant.hand_size,
-                got=len(hand),
-            )
-        )
+    problems = hand_size_problems(place, hand, variant)
     for index, card in enumerate(hand):
         problems += card_problems(at(place, index), card, variant)
     return problems
@@ -445,7 +443,7 @@ def hands_problems(hands: Mapping[str, Sequence[Card]], players: Sequence[str], 
     return problems
 
 
-def playerdeck_count_problems(players: Sequence[str], variant: Variant) -> list[Problem]:
+def playerdeck_count_problems(players: Sequence[object], variant: Variant) -> list[Problem]:
     """Return a problem unless the variant can be played by this many players."""
     if variant.min_players <= len(players) <= variant.max_players:
         return []
@@ -461,6 +459,13 @@ def playerdeck_count_problems(players: Sequence[str], variant: Variant) -> list[
     ]
 
 
+def day_count_problems(days: Sized, variant: Variant) -> list[Problem]:
+    """Return a problem if a game holds more days than the variant has (a record's list is refused by its length, unread)."""
+    if len(days) <= variant.days:
+        return []
+    return [problem("days", N_("{variant} has {days} days (got {got})"), variant=variant.label, days=variant.days, got=len(days))]
+
+
 def game_problems(game: Game) -> list[Problem]:
     """Return everything that makes a game impossible.
 
@@ -468,11 +473,7 @@ def game_problems(game: Game) -> list[Problem]:
     ['players: 8 Nights is played by 3 to 4 players (got 5)']
     """
     variant = game.variant
-    problems = playerdeck_count_problems(game.players, variant)
-    if len(game.days) > variant.days:
-        problems.append(
-            problem("days", N_("{variant} has {days} days (got {got})"), variant=variant.label, days=variant.days, got=len(game.days))
-        )
+    problems = playerdeck_count_problems(game.players, variant) + day_count_problems(game.days, variant)
     for index, day in enumerate(game.days):
         problems += day_problems(at("days", index), day, game.players, variant)
     if game.open_day is not None:

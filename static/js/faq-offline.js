@@ -1,48 +1,47 @@
 // Searches the rules FAQ in the browser when the server cannot be reached.
-// The server ships its own index (/faq/offline-index.json, built by faq/search.py): every entry's
-// tokens, each section's lexicon and the folding rules. This file only resolves a query onto that
-// lexicon and ranks like the server (SQLite FTS5's bm25), step for step, so both find the same answers.
+// The server works out everything that does not depend on the question (faq/search.py, shipped as
+// /faq/offline-index.json): each section's folding, its lexicon, every term's weight per entry and
+// which entries' titles hold it. This file only folds a question, looks its words up and adds the
+// weights, in the same steps as Section.rank, so both find the same answers.
 // Without a document (in node, for the tests) it exports createSearch instead of wiring up the page.
 (function (root) {
   "use strict";
 
-  const PREFIX = "*";
-
-  // Tell whether an index token is what a term looks for: exactly, or by its beginning (a word still typed).
-  function matches(token, term) {
-    return term.endsWith(PREFIX) ? token.startsWith(term.slice(0, -1)) : token === term;
+  // A word and every way of dropping one of its letters: two words are one typo apart when these meet.
+  function variants(word) {
+    const out = new Set([word]);
+    for (let at = 0; at < word.length; at += 1) out.add(word.slice(0, at) + word.slice(at + 1));
+    return out;
   }
 
-  // The word itself and every way of dropping one of its letters.
-  function variants(word) {
-    const out = [word];
-    for (let at = 0; at < word.length; at += 1) out.push(word.slice(0, at) + word.slice(at + 1));
+  // The letter trigrams of a folded text's words, padded, for finding what looks alike.
+  function grams(text) {
+    const out = new Set();
+    text.split(/\s+/).filter(Boolean).forEach((word) => {
+      const padded = ` ${word} `;
+      for (let at = 0; at < word.length; at += 1) out.add(padded.slice(at, at + 3));
+    });
     return out;
+  }
+
+  function byScore(a, b) {
+    return b.score - a.score || a.position - b.position;
   }
 
   function createSearch(index, game, lang) {
     const section = index.sections.find((found) => found.game === game && found.lang === lang);
-    const limits = index.limits;
-    const phrases = index.phrases.map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement]);
+    const settings = index.settings;
     const lexicon = new Map(Object.entries(section.lexicon));
+    const keys = [...lexicon.keys()].sort();
     const stopwords = new Set(section.stopwords);
-    const rows = index.entries.map((entry) => ({
-      entry,
-      columns: entry.tokens.map((column) => (column ? column.split(" ") : [])),
-    }));
-    const own = rows.filter((row) => row.entry.game === game && row.entry.lang === lang);
-    const tokens = [...new Set(own.flatMap((row) => row.columns.flat()))];
-    const averageLengths = index.weights.map(
-      (_, column) => rows.reduce((sum, row) => sum + row.columns[column].length, 0) / rows.length,
-    );
-
-    // Two words are one typo apart when dropping one letter from each (or none) makes them equal:
-    // the server's Indel distance of at most 2 between words whose lengths differ by at most one.
+    const phrase = section.phrases.length
+      ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
+      : null;
     const byVariant = new Map();
-    lexicon.forEach((_, key) => {
-      new Set(variants(key)).forEach((variant) => {
-        if (!byVariant.has(variant)) byVariant.set(variant, new Set());
-        byVariant.get(variant).add(key);
+    keys.forEach((key) => {
+      variants(key).forEach((variant) => {
+        if (!byVariant.has(variant)) byVariant.set(variant, []);
+        byVariant.get(variant).push(key);
       });
     });
 
@@ -51,82 +50,86 @@
       section.spellings.forEach(([spelling, letter]) => {
         folded = folded.split(spelling).join(letter);
       });
-      phrases.forEach(([pattern, replacement]) => {
-        folded = folded.replace(pattern, replacement);
-      });
+      folded = folded.replace(/[a-z0-9]+/g, (word) => (Object.hasOwn(section.numbers, word) ? section.numbers[word] : word));
+      if (phrase) {
+        folded = folded.replace(phrase, (...found) => {
+          const named = found[found.length - 1];
+          const at = Object.keys(named).find((name) => named[name] !== undefined);
+          return section.phrases[Number(at.slice(1))][1];
+        });
+      }
       return folded;
     }
 
-    function words(text) {
-      return fold(text).match(/[a-z0-9]+/g) || [];
-    }
+    const words = (text) => fold(text).match(/[a-z0-9]+/g) || [];
+    const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
 
-    function meaningful(word) {
-      return !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
-    }
-
-    function hasPrefix(word) {
-      return tokens.some((token) => token.startsWith(word));
-    }
-
-    function known(word) {
-      return lexicon.has(word) || hasPrefix(word);
-    }
-
-    function typoOf(word) {
-      if (word.length < limits.minTypoLength) return [];
-      const found = new Set();
-      variants(word).forEach((variant) => (byVariant.get(variant) || []).forEach((key) => found.add(key)));
-      return [...found];
-    }
-
-    // The terms of a compound's parts: a known word, or the start of one, and a known word, as Section.compound.
-    function compound(word) {
-      for (let cut = limits.minPart; cut < word.length - limits.minPart + 1; cut += 1) {
+    // The terms of the two known words a compound is made of, as Section.split.
+    function split(word) {
+      if (word.length < 2 * settings.minPart) return [];
+      for (let cut = word.length - settings.minPart; cut >= settings.minPart; cut -= 1) {
         const head = word.slice(0, cut);
-        const tail = word.slice(cut);
-        if (lexicon.has(tail) && lexicon.has(head)) return [lexicon.get(head), lexicon.get(tail)];
-        if (lexicon.has(tail) && head.length >= limits.minStemLength && hasPrefix(head)) return [head + PREFIX, lexicon.get(tail)];
+        const rest = word.slice(cut);
+        if (!lexicon.has(head)) continue;
+        for (const link of settings.links) {
+          const tail = rest.slice(link.length);
+          if (rest.startsWith(link) && tail.length >= settings.minPart && lexicon.has(tail)) return [lexicon.get(head), lexicon.get(tail)];
+        }
       }
       return [];
     }
 
-    // The terms that stand for one query word, as Section.resolve decides them.
-    function resolve(word) {
-      if (lexicon.has(word)) return [lexicon.get(word)];
-      if (hasPrefix(word)) {
-        const completions = typoOf(word).filter((other) => other.startsWith(word)).map((other) => lexicon.get(other));
-        return [...new Set([word + PREFIX, ...completions])].sort();
-      }
-      const terms = new Set([word]);
-      for (let cut = word.length - 1; cut >= Math.max(limits.minStemLength, word.length - limits.maxEnding); cut -= 1) {
-        if (lexicon.has(word.slice(0, cut))) {
-          terms.add(lexicon.get(word.slice(0, cut)));
-          break;
-        }
-      }
-      compound(word).forEach((part) => terms.add(part));
-      typoOf(word).forEach((other) => terms.add(lexicon.get(other)));
-      return [...terms].sort();
+    // The known words one typo away from a word, as Section._typos.
+    function typos(word) {
+      if (word.length < settings.minTypoLength) return [];
+      const found = new Set();
+      variants(word).forEach((variant) => (byVariant.get(variant) || []).forEach((key) => key.length >= settings.minTypoLength && found.add(key)));
+      return [...found].sort();
     }
 
-    // The query's words with two neighbours joined where together they make a known word, as Section.joined.
+    // The groups of terms one query word stands for, each term with how sure it is, as Section.resolve.
+    function resolve(word) {
+      const sure = settings.sure;
+      if (lexicon.has(word)) return [[[lexicon.get(word), /^[0-9]+$/.test(word) ? sure.number : sure.known]]];
+      const found = new Map();
+      const add = (term, value) => found.set(term, Math.max(found.get(term) || 0, value));
+      const completions = word.length >= settings.minPrefix ? keys.filter((key) => key.startsWith(word)) : [];
+      completions.forEach((key) => add(lexicon.get(key), sure.prefix));
+      const bare = lang === "de" && word.startsWith(settings.participle) ? word.slice(settings.participle.length) : "";
+      if (lexicon.has(bare)) {
+        add(lexicon.get(bare), sure.ending);
+      } else if (!completions.length) {
+        (bare.length > settings.minStemLength ? [word, bare] : [word]).forEach((stem) => {
+          for (let cut = stem.length - 1; cut >= Math.max(settings.minStemLength, stem.length - settings.maxEnding); cut -= 1) {
+            if (lexicon.has(stem.slice(0, cut))) {
+              add(lexicon.get(stem.slice(0, cut)), sure.ending);
+              break;
+            }
+          }
+        });
+      }
+      typos(word).filter((key) => !completions.length || key.startsWith(word)).forEach((key) => add(lexicon.get(key), sure.typo));
+      const groups = found.size ? [[...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))] : [];
+      const parts = split(word);
+      if (parts.length && !found.size) parts.forEach((part) => groups.push([[part, sure.compound]]));
+      return groups;
+    }
+
     function joined(asked) {
       const out = [];
       let at = 0;
       while (at < asked.length) {
-        if (at + 1 < asked.length) {
-          const pair = asked[at] + asked[at + 1];
-          const unknown = !known(asked[at]) || !known(asked[at + 1]);
-          const worth = meaningful(asked[at]) || meaningful(asked[at + 1]);
-          if (worth && (lexicon.has(pair) || (unknown && typoOf(pair).length))) {
-            out.push(pair);
-            at += 2;
-            continue;
-          }
+        const pair = at + 1 < asked.length ? asked[at] + asked[at + 1] : "";
+        const worth = pair !== "" && (meaningful(asked[at]) || meaningful(asked[at + 1])) && !/^[0-9]+$/.test(asked[at]) && !/^[0-9]+$/.test(asked[at + 1]);
+        const misspelt = /^[a-z]+$/.test(pair) && Math.min(asked[at].length, asked[at + 1].length) >= settings.minHalf
+          && (!lexicon.has(asked[at]) || !lexicon.has(asked[at + 1]));
+        if (worth && (lexicon.has(pair) || (misspelt && typos(pair).length))) {
+          out.push(pair);
+          at += 2;
+        } else {
+          out.push(asked[at]);
+          at += 1;
         }
-        out.push(asked[at]);
-        at += 1;
       }
       return out;
     }
@@ -136,57 +139,54 @@
       const seen = new Set();
       joined(words(query)).forEach((word) => {
         if (!meaningful(word)) return;
-        const group = resolve(word);
-        const key = group.join(" ");
-        if (!seen.has(key)) {
-          seen.add(key);
-          found.push(group);
-        }
+        resolve(word).forEach((group) => {
+          const key = JSON.stringify(group);
+          if (!seen.has(key)) {
+            seen.add(key);
+            found.push(group);
+          }
+        });
       });
       return found;
     }
 
-    // SQLite FTS5's bm25 of one column (k1 1.2, b 0.75, IDF at least 1e-6) for each row of this section
-    // that has a term in it, computed over the rows of all sections, as the server's table per column does.
-    function bm25(terms, column) {
-      const idf = terms.map((term) => {
-        const hits = rows.filter((row) => row.columns[column].some((token) => matches(token, term))).length;
-        const value = Math.log((rows.length - hits + 0.5) / (hits + 0.5));
-        return value <= 0.0 ? 1e-6 : value;
-      });
-      const scores = new Map();
-      own.forEach((row, position) => {
-        const tokensHere = row.columns[column];
-        const freq = terms.map((term) => tokensHere.filter((token) => matches(token, term)).length);
-        if (!freq.some((count) => count > 0)) return;
-        let score = 0.0;
-        terms.forEach((_, i) => {
-          score += idf[i] * ((freq[i] * (1.2 + 1.0)) / (freq[i] + 1.2 * (1 - 0.75 + (0.75 * tokensHere.length) / averageLengths[column])));
-        });
-        scores.set(position, score);
-      });
-      return scores;
-    }
-
-    // The entries that answer a query, best first, as Index.search ranks them: each column's bm25,
-    // weighted, raised by the share of query words the question and keywords hold.
+    // The entries that answer a query, best first, as Section.rank: each word's best term weight,
+    // added up, raised by the share of the words the entry's title fields hold; the closest in looks if none.
     function search(query, limit = 10) {
+      if (!query.trim()) return [];
       const asked = groups(query);
-      const terms = [...new Set(asked.flat())].sort();
-      if (!terms.length) return [];
-      const totals = new Map();
-      index.weights.forEach((weight, column) => {
-        bm25(terms, column).forEach((score, position) => {
-          totals.set(position, (totals.get(position) || 0.0) + weight * score);
+      const scores = new Map();
+      const covered = new Map();
+      asked.forEach((group) => {
+        const best = new Map();
+        const titled = new Map();
+        group.forEach(([term, sure]) => {
+          (section.postings[term] || []).forEach(([at, weight]) => best.set(at, Math.max(best.get(at) || 0, sure * weight)));
+          (section.titles[term] || []).forEach((at) => titled.set(at, Math.max(titled.get(at) || 0, sure)));
         });
+        best.forEach((value, at) => scores.set(at, (scores.get(at) || 0) + value));
+        titled.forEach((sure, at) => covered.set(at, (covered.get(at) || 0) + sure));
       });
-      const ranked = [...totals].map(([position, score]) => {
-        const ownTokens = own[position].columns[0].concat(own[position].columns[1]);
-        const covered = asked.filter((group) => group.some((term) => ownTokens.some((token) => matches(token, term)))).length;
-        return { entry: own[position].entry, score: score * (1 + covered / asked.length), position };
-      });
-      ranked.sort((a, b) => b.score - a.score || a.position - b.position);
-      return ranked.slice(0, limit);
+      let ranked;
+      if (scores.size) {
+        ranked = [...scores].map(([position, score]) => ({
+          position,
+          score: score * (1 + (settings.coverage * (covered.get(position) || 0)) / asked.length),
+        }));
+      } else {
+        const looked = grams(fold(query));
+        ranked = looked.size
+          ? section.entries.map((entry, position) => {
+              const alike = grams(entry.looks);
+              return { position, score: [...looked].filter((gram) => alike.has(gram)).length / looked.size };
+            })
+          : [];
+        ranked = ranked.filter(({ score }) => score > 0).sort(byScore).slice(0, settings.nearest);
+      }
+      return ranked
+        .sort(byScore)
+        .slice(0, limit)
+        .map(({ position, score }) => ({ entry: section.entries[position], score, nearest: !scores.size }));
     }
 
     return { groups, search };
@@ -229,7 +229,14 @@
       item.append(link);
       list.append(item);
     });
-    results.replaceChildren(list);
+    const parts = [list];
+    if (hits.length && hits[0].nearest && form.dataset.nearest) {
+      const hint = root.document.createElement("p");
+      hint.className = "hint";
+      hint.textContent = form.dataset.nearest;
+      parts.unshift(hint);
+    }
+    results.replaceChildren(...parts);
     results.dataset.offline = "true";
   }
 

@@ -130,3 +130,20 @@ def test_score_keeps_and_checks_the_round_being_played(runner: FlaskCliRunner, t
     outcome = score(runner, {**running, "open_round": {"passes": {"Cleo": 4}}}, tmp_path)
     assert outcome.exit_code == 2
     assert outcome.stderr.splitlines() == ["open_round.passes.Cleo: at most 3 passes per round (got 4)"]
+
+
+def test_however_large_the_record_score_prints_at_most_50_lines(runner: FlaskCliRunner) -> None:
+    """100,000 unknown keys (more than the import takes) print 49 of them and one line counting the rest."""
+    keys = {f"k{index}": 1 for index in range(100_000)}
+    outcome = runner.invoke(args=["score", "-"], input=json.dumps({**AURUXXX_EXAMPLE, **keys}))
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == [f'record: unknown key "k{index}"' for index in range(49)] + [
+        "record: 99951 more problems are not listed"
+    ]
+
+
+def test_nan_where_the_record_ignores_it_exits_2(runner: FlaskCliRunner) -> None:
+    """A ``result`` is recomputed, never trusted, but ``"result": NaN`` is still not JSON."""
+    outcome = runner.invoke(args=["score", "-"], input=json.dumps(AURUXXX_EXAMPLE)[:-1] + ', "result": NaN}')
+    assert outcome.exit_code == 2
+    assert outcome.stderr.splitlines() == ["result: NaN is not a JSON number"] and outcome.stdout == ""

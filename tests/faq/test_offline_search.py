@@ -22,7 +22,7 @@ from faq.search import Index
 
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "offline_search.js"
-QUESTIONS = HERE / "questions.toml"
+QUESTION_SETS = {"tuning": HERE / "questions.toml", "held-out": HERE / "heldout.toml"}
 AGREEMENT_REQUIRED = 0.95
 
 
@@ -52,11 +52,12 @@ def agreement(index: Index, asked: list[dict[str, str]], limit: int = 3) -> tupl
     return 1 - len(differences) / len(asked), differences
 
 
-def test_offline_search_agrees_with_the_server_on_the_question_set(index: Index) -> None:
-    raw = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["question"]
+@pytest.mark.parametrize("name", QUESTION_SETS)
+def test_offline_search_agrees_with_the_server_on_each_question_set(index: Index, name: str) -> None:
+    raw = tomllib.loads(QUESTION_SETS[name].read_text(encoding="utf-8"))["question"]
     asked = [{"game": q["game"], "lang": q["lang"], "q": q["q"]} for q in raw]
     rate, differences = agreement(index, asked)
-    print(f"offline and server top 3 agree on {rate:.1%} of {len(asked)} questions")
+    print(f"offline and server top 3 agree on {rate:.1%} of {len(asked)} {name} questions")
     assert rate >= AGREEMENT_REQUIRED, "\n".join(differences)
 
 

@@ -1,26 +1,43 @@
-"""Each way a player may ask, one test: folding, stemming, spelling variants, synonyms, prefixes, compounds, typos, ranking.
+"""Each way a player may ask, one test: folding, numbers, stemming, glossaries, prefixes, compounds, typos, ranking.
 
-Small made-up entries prove a feature works without the help of keywords; the real content
-proves the spelling variants the FAQ promises.
+Small made-up entries prove a feature works without the help of keywords or paraphrases; the
+real content proves the spellings and the everyday words each game's glossary promises.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from faq.content import Entry, load
-from faq.search import Index, near
-from faq.tokens import fold, stem, term, tokens
+from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
+from faq.search import Index, variants
+from faq.tokens import plain, stem
+from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
+
+VOCABULARIES = load_vocabularies(CONTENT, tuple(load_outlines()), LANGUAGES)
+
+
+def vocabulary(game: str = "auruxxx", lang: str = "de") -> Vocabulary:
+    return VOCABULARIES[(game, lang)]
+
+
+def fold(text: str, lang: str = "de", game: str = "auruxxx") -> str:
+    return vocabulary(game, lang).folding.fold(text)
+
+
+def term(word: str, lang: str = "de", game: str = "auruxxx") -> str:
+    return vocabulary(game, lang).term(word)
 
 
 def entry(id: str, question: str, answer: str = "Ja.", details: str = "Mehr dazu steht im Regelheft.",
-          keywords: tuple[str, ...] = ()) -> Entry:
-    return Entry(id=id, game="auruxxx", lang="de", topic="laying", question=question, answer=answer,
+          keywords: tuple[str, ...] = (), game: str = "auruxxx") -> Entry:
+    return Entry(id=id, game=game, lang="de", topic="laying", question=question, answer=answer,
                  details=details, page="", keywords=keywords, controls=())
 
 
-def english(id: str, question: str) -> Entry:
-    return Entry(id=id, game="auruxxx", lang="en", topic="laying", question=question, answer="Yes.",
+def english(id: str, question: str, game: str = "auruxxx") -> Entry:
+    return Entry(id=id, game=game, lang="en", topic="laying", question=question, answer="Yes.",
                  details="The rulebook says more.", page="", keywords=(), controls=())
 
 
@@ -34,29 +51,76 @@ def terms(index: Index, query: str, game: str = "auruxxx", lang: str = "de") -> 
 
 @pytest.fixture(scope="module")
 def real() -> Index:
-    return Index(load())
+    return Index(load(), VOCABULARIES)
 
 
 # --- folding ---------------------------------------------------------------------------------------
 
 
 def test_umlaut_folding_treats_ae_a_and_ä_alike(real: Index) -> None:
-    assert fold("Kästchen", "de") == fold("Kaestchen", "de") == fold("kastchen", "de") == "kastchen"
+    assert fold("Kästchen") == fold("Kaestchen") == fold("kastchen") == "kastchen"
     found = ids(real, "Kästchen")
     assert found
     assert ids(real, "Kaestchen") == found == ids(real, "kastchen") == ids(real, "KÄSTCHEN")
 
 
 def test_umlaut_folding_for_o_and_u(real: Index) -> None:
-    assert fold("Zwölf Rückgängig", "de") == fold("Zwoelf Rueckgaengig", "de")
+    assert fold("Zwölf Rückgängig") == fold("Zwoelf Rueckgaengig")
     assert ids(real, "rückgängig") == ids(real, "rueckgaengig") == ids(real, "ruckgangig")
     assert ids(real, "rückgängig")[0] == "app-undo"
 
 
 def test_sharp_s_folds_to_ss(real: Index) -> None:
-    assert fold("Große Straße", "de") == "grosse strasse"
+    assert plain("Große Straße", "de") == "grosse strasse"
     assert ids(real, "große Runde", game="12days") == ids(real, "grosse Runde", game="12days")
-    assert "variant-8-players" in ids(real, "große Runde", game="12days")
+
+
+def test_english_words_keep_their_ue() -> None:
+    """Only German writes ü as ue: "blue" stays "blue" in English, and "Rueckgaengig" is "rückgängig" in German."""
+    assert fold("blue true queue", "en") == "blue true queue"
+    assert fold("Rueckgaengig") == fold("Rückgängig") == "ruckgangig"
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("said", "digits"), [
+    ("drei Sechsen auf ne Sieben", "gleiche 6 auf ne 7"), ("zwei Dreier", "gleiche 3"), ("die Zehnen", "die 10"),
+    ("6er und 3ern", "6 und 3"), ("am dritten Tag", "am 3 tag"), ("zwölf", "12"),
+])
+def test_german_number_words_and_card_names_become_digits(said: str, digits: str) -> None:
+    assert fold(said, game="12days") == digits
+
+
+@pytest.mark.parametrize(("said", "digits"), [
+    ("three sevens", "gleiche 7"), ("two 2s", "gleiche 2"), ("sixes and ones", "6 and 1"), ("the twelfth day", "the 12 day"),
+])
+def test_english_number_words_and_card_names_become_digits(said: str, digits: str) -> None:
+    assert fold(said, "en", game="12days") == digits
+
+
+def test_a_count_before_a_card_number_means_equal_cards_but_a_list_of_cards_does_not() -> None:
+    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "gleiche 3 und gleiche 5"
+    assert fold("three of us laid a ten", "en", game="12days") == "gleiche 3 of us laid a 10"
+    assert fold("3 5 8 und 10", game="12days") == "3 5 8 und 10"
+    assert "gleiche" not in fold("3, 3, 5 und 10", game="12days") and "gleiche" not in fold("3 5 8 10", "en", game="12days")
+
+
+def test_first_and_one_as_an_article_stay_words() -> None:
+    assert fold("who goes first", "en") == "who goes first"
+    assert fold("eine Karte, einer von uns") == "eine karte, einer von uns"
+
+
+def test_number_words_find_what_the_entries_write_in_digits() -> None:
+    index = Index([entry("three", "Darf ich 3 Karten auf eine 7 legen?"), entry("other", "Wer gibt die Karten?")])
+    assert ids(index, "drei auf ne sieben")[0] == "three"
+    assert ids(index, "dreier auf siebener")[0] == "three"
+
+
+def test_number_words_in_real_content_find_what_digits_find(real: Index) -> None:
+    assert terms(real, "drei Sechsen auf eine Sieben") == terms(real, "3 6er auf eine 7") == {"gleiche", "6", "7"}
+    assert ids(real, "drei Sechsen auf eine Sieben") == ids(real, "3 6er auf eine 7")
+    assert ids(real, "four tens in my hand", game="12days", lang="en") == ids(real, "4 10s in my hand", game="12days", lang="en")
 
 
 # --- spelling variants -------------------------------------------------------------------------------
@@ -100,58 +164,73 @@ def test_each_language_is_stemmed_by_its_own_snowball_stemmer() -> None:
     assert stem("halving", "en") == stem("halves", "en") == "halv"
 
 
-def test_english_words_keep_their_ue() -> None:
-    """Only German writes ü as ue: "blue" stays "blue" in English, and "Rueckgaengig" is "rückgängig" in German."""
-    assert fold("blue true queue", "en") == "blue true queue"
-    assert stem("blue", "en") == "blue" and "blue" in tokens("The blue cards", "en")
-    assert fold("Rueckgaengig", "de") == fold("Rückgängig", "de") == "ruckgangig"
-
-
 def test_word_forms_in_english_match() -> None:
     index = Index([english("halve", "Who may halve a round?"), english("other", "Who deals the cards?")])
     assert ids(index, "halving", lang="en") == ["halve"]
     assert ids(index, "halved", lang="en") == ["halve"]
 
 
-# --- synonyms ----------------------------------------------------------------------------------------
+# --- glossaries ----------------------------------------------------------------------------------------
 
 
-def test_synonyms_aussetzen_finds_passen() -> None:
+def test_glossary_aussetzen_finds_passen() -> None:
     index = Index([entry("pass", "Wie oft darf ich passen?"), entry("other", "Wer gibt die Karten?")])
     assert ids(index, "aussetzen") == ["pass"]
 
 
-def test_synonyms_beenden_finds_ausgehen() -> None:
+def test_glossary_beenden_finds_ausgehen() -> None:
     index = Index([entry("out", "Womit darf ich ausgehen?"), entry("other", "Wer gibt die Karten?")])
     assert ids(index, "beenden") == ["out"]
     assert ids(index, "Runde beendet") == ["out"]
 
 
-def test_synonyms_strafpunkte_finds_minuspunkte() -> None:
+def test_glossary_strafpunkte_finds_minuspunkte() -> None:
     index = Index([entry("minus", "Wann gibt es Minuspunkte?"), entry("other", "Wer gibt die Karten?")])
     assert ids(index, "Strafpunkte") == ["minus"]
 
 
-def test_synonyms_bridge_the_languages() -> None:
+def test_glossary_bridges_the_languages() -> None:
     """A German word finds an English entry and the other way round, as players mix them at the table."""
     index = Index([entry("pass", "Wie oft darf ich passen?"), entry("other", "Wer gibt die Karten?"),
-                   english("santa", "What is Santa worth?"), english("deal", "Who deals the cards?")])
+                   english("santa", "What is Santa worth?", game="12days"), english("deal", "Who deals the cards?", game="12days")])
     assert ids(index, "skip") == ["pass"]
-    assert ids(index, "Weihnachtsmann", lang="en") == ["santa"]
+    assert ids(index, "Weihnachtsmann", game="12days", lang="en") == ["santa"]
 
 
-def test_synonyms_are_one_token_in_either_language() -> None:
-    """A synonym group is one word to the index: an entry naming several of them does not count them several times."""
-    assert {term(word, "de") for word in ("aussetzen", "passen", "skip", "kreuz")} == {"pass"}
-    assert tokens("Wie oft darf ich aussetzen?", "de") == ["oft", "aussetz", "pass"]
+def test_everyday_words_for_the_figure_and_for_santa(real: Index) -> None:
+    assert term("männchen") == term("figur") == term("happyman")
+    assert term("nikolaus", game="12days") == term("weihnachtsmann", game="12days") == term("santa", game="12days")
+    assert "happy-man-card" in ids(real, "was bringt mir das Männchen")
+    assert "claus-cards-count-zero" in ids(real, "was ist der Nikolaus wert", game="12days")
 
 
-def test_synonyms_of_one_word_cover_it_once() -> None:
-    """Coverage counts query words, not expanded synonyms: one word asked, one word covered."""
-    index = Index([entry("pass", "Wie oft darf ich passen?", keywords=("aussetzen", "schieben", "Kreuz"))])
-    groups = index.groups("aussetzen kostet", game="auruxxx", lang="de")
-    assert groups == [frozenset({"pass"}), frozenset({"kostet"})]
-    assert index.sections[("auruxxx", "de")].coverage(0, groups) == 0.5
+def test_each_game_keeps_its_own_meaning_of_a_word() -> None:
+    """To pass is a cross in AURUXXX and handing a card to the left in 12 Days; a Runde is a day in 12 Days."""
+    assert term("kreuz") == term("passen")
+    assert term("kreuz", game="12days") != term("passen", game="12days") == term("weitergeben", game="12days")
+    assert term("runde", game="12days") == term("tag", game="12days") and term("runde") != term("tag")
+
+
+def test_glossary_words_are_one_term_in_either_language() -> None:
+    """A glossary group is one word to the index: an entry naming several of them does not count them several times."""
+    assert {term(word) for word in ("aussetzen", "passen", "skip", "kreuz")} == {"passen"}
+    assert vocabulary().terms("Wie oft darf ich aussetzen?") == ["oft", "passen"]
+
+
+def test_several_words_of_one_glossary_entry_become_one_word() -> None:
+    assert fold("Father Christmas und St. Nick", "en", game="12days") == "santa und santa"
+    assert fold("who went out", "en") == "who beenden"
+
+
+def test_a_phrase_that_captures_or_does_not_compile_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "words.toml").write_text("stopwords = 'und'\n", encoding="utf-8")
+    (tmp_path / "auruxxx.words.toml").write_text(
+        'game = "auruxxx"\n[[phrase]]\npattern = "(happy"\nmeans = "x"\n[[phrase]]\npattern = "(ab)c"\nmeans = "y"\n'
+        '[[glossary]]\nwords = ["allein"]\n', encoding="utf-8")
+    with pytest.raises(BrokenVocabulary) as raised:
+        load_vocabularies(tmp_path, ("auruxxx",), LANGUAGES)
+    problems = str(raised.value)
+    assert "phrase[0]" in problems and "phrase[1]" in problems and "glossary[0]" in problems
 
 
 # --- prefixes, compounds, typos --------------------------------------------------------------------------
@@ -163,27 +242,15 @@ def test_prefix_finds_longer_word() -> None:
     assert ids(index, "Kartense") == ["segen"]
 
 
-def test_word_being_typed_also_means_the_known_word_one_letter_longer() -> None:
-    """"Weihnachtsman" may be typed on, or may miss an n: it finds the Weihnachtsmann, and so Santa."""
-    index = Index([entry("santa", "Was zählt Santa?"), entry("role", "Wer spielt den Weihnachtsmann?"), entry("other", "Wer gibt?")])
-    assert terms(index, "weihnachtsman") == {"weihnachtsman*", term("santa", "de")}
-    assert set(ids(index, "weihnachtsman")) == {"santa", "role"}
-
-
 def test_unknown_word_is_cut_back_to_the_known_word_it_extends() -> None:
     index = Index([entry("out", "Wann darf ich rausgehen?"), entry("other", "Wer gibt die Karten?")])
-    assert terms(index, "rausgehn") == {"rausgehn", term("rausgehen", "de")}
-    assert ids(index, "rausgehn") == ["out"]
+    assert term("rausgehen") in terms(index, "rausgehnn")
+    assert ids(index, "rausgehnn") == ["out"]
 
 
 def test_neighbours_that_make_a_known_word_are_joined(real: Index) -> None:
     assert terms(real, "Karten Tausch") == terms(real, "Kartentausch")
     assert ids(real, "Karten Tausch")[0] == "kartentausch"
-
-
-def test_prefix_word_forms_match() -> None:
-    index = Index([entry("halve", "Wer darf halbieren?"), entry("other", "Wer gibt die Karten?")])
-    assert ids(index, "halbiert") == ["halve"]
 
 
 def test_compound_is_split_into_known_words() -> None:
@@ -192,31 +259,30 @@ def test_compound_is_split_into_known_words() -> None:
         entry("other", "Wer gibt zuerst?"),
     ])
     section = index.sections[("auruxxx", "de")]
-    assert section.compound("kartenanzahl") == {term("karten", "de"), term("anzahl", "de")}
+    assert section.split("kartenanzahl") == [term("karten"), term("anzahl")]
     assert ids(index, "Kartenanzahl") == ["count"]
 
 
-def test_compound_may_start_with_the_start_of_a_known_word() -> None:
-    index = Index([entry("figure", "Was macht die Holzfigur?", details="Das Männchen wandert."), entry("other", "Wer gibt?")])
-    assert index.sections[("auruxxx", "de")].compound("holzmannchen") == {"holz*", term("mannchen", "de")}
-    assert ids(index, "Holzmännchen") == ["figure"]
+def test_compound_with_a_linking_s_or_a_number(real: Index) -> None:
+    section = real.sections[("12days", "de")]
+    assert section.split("mehrheitsbonus") == [term("mehrheit", game="12days"), term("bonus", game="12days")]
+    assert section.split("zehnerkarten") == ["10", term("karten", game="12days")]
 
 
 def test_compound_in_real_content(real: Index) -> None:
     assert "happy-man-card" in ids(real, "Holzmännchen")
+    assert "happy-man-only-holder-at-end" in ids(real, "Figurbesitzer gewechselt")
 
 
 def test_typo_is_tolerated() -> None:
-    index = Index([entry("pot", "Was passiert mit dem Topf?"), entry("other", "Wer gibt die Karten?")])
-    assert ids(index, "topff") == ["pot"]
-    assert ids(index, "Topff") == ["pot"]
+    index = Index([entry("pot", "Was passiert mit dem Topf?", game="12days"), entry("other", "Wer gibt die Karten?", game="12days")])
+    assert ids(index, "topff", game="12days") == ["pot"]
+    assert ids(index, "Toppf", game="12days") == ["pot"]
 
 
 def test_typo_in_real_content(real: Index) -> None:
-    assert term("halbiert", "de") in terms(real, "happyman halbirt")
+    assert term("halbiert") in terms(real, "happyman halbirt")
     assert "happy-man-halving" in ids(real, "happyman halbirt was genau")
-    hits = real.search("happyman halbirt", game="auruxxx", lang="de", limit=3)
-    assert all("halb" in (h.entry.question + h.entry.answer).lower() for h in hits)
     assert ids(real, "kartensegn")[0] == "kartensegen"
 
 
@@ -228,14 +294,16 @@ def test_misspelt_happy_man_finds_the_happy_man(real: Index, typo: str) -> None:
 
 
 def test_one_typo_means_one_letter_wrong_swapped_missing_or_extra() -> None:
+    def near(word: str, other: str) -> bool:
+        return bool(variants(word) & variants(other))
+
     assert near("topf", "topff") and near("kreuz", "kruez") and near("passen", "pasen") and near("bonus", "bnous")
     assert not near("karte", "kurze") and not near("pass", "past12") and not near("card", "kart")
 
 
 def test_typo_tolerance_leaves_short_words_alone() -> None:
-    index = Index([entry("day", "Wer bekommt den Tag?")])
-    assert terms(index, "tay") == frozenset({"tay"})
-    assert ids(index, "tay") == []
+    index = Index([entry("day", "Wer bekommt den Tag?", game="12days")])
+    assert terms(index, "tay", game="12days") == frozenset()
 
 
 def test_colloquial_filler_words_are_ignored(real: Index) -> None:
@@ -265,9 +333,15 @@ def test_results_stay_within_game_and_language(real: Index) -> None:
         assert hits and all(h.entry.game == game and h.entry.lang == lang for h in hits)
 
 
-def test_empty_or_meaningless_query_finds_nothing(real: Index) -> None:
-    assert ids(real, "") == [] and ids(real, "   ") == [] and ids(real, "und oder") == []
-    assert ids(real, "<script>") == [] or all(isinstance(i, str) for i in ids(real, "<script>"))
+def test_empty_query_finds_nothing(real: Index) -> None:
+    assert ids(real, "") == [] and ids(real, "   ") == [] and ids(real, "?!") == []
+
+
+def test_a_question_that_matches_nothing_gets_the_closest_entries(real: Index) -> None:
+    hits = real.search("Xylophon Kastanie Pflaume", game="auruxxx", lang="de", limit=10)
+    assert 1 <= len(hits) <= 3 and all(hit.nearest for hit in hits)
+    assert not any(hit.nearest for hit in real.search("Kartentausch", game="auruxxx", lang="de"))
+    assert ids(real, "und oder")  # only stopwords: still the closest questions, never an empty page
 
 
 def test_highlight_marks_matches_and_escapes(real: Index) -> None:

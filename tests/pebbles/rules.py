@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rules.games import JSON
 from rules.history import Change, Stages, TableEvent, payload, player, position
+from rules.json_value import JSON
 from rules.problems import N_, Illegal, Problem, at, problem
 from rules.record import Reader, json_type, read_players
 
@@ -85,7 +85,7 @@ def result(game: Game) -> dict[str, JSON]:
     best = max(totals.values())
     return {
         "rounds": [{p: int(p == w) for p in game.players} for w in game.winners],
-        "totals": totals,
+        "totals": {p: count for p, count in totals.items()},
         "winners": [p for p in game.players if totals[p] == best],
         "complete": len(game.winners) == ROUNDS,
     }

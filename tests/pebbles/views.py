@@ -14,11 +14,11 @@ from werkzeug.wrappers import Response
 
 from models import Game, history_of
 from rules import points
-from rules.games import JSON
 from rules.history import fold
+from rules.json_value import JSON
 from tests.pebbles import rules
 from views.addresses import game_or_404
-from views.changes import undo_offer
+from views.changes import counted_from_one, undo_offer
 from views.corrections import newest
 from views.forms import is_whole
 from views.render import answer_tap, render_sheet
@@ -46,7 +46,7 @@ def rematch(game: Game) -> int:
 
 def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
     """Return a change in words."""
-    return f"Round {int(payload.get('round') or 0) + 1}: a pebble for {payload.get('player')}"
+    return f"Round {counted_from_one(payload, 'round')}: a pebble for {payload.get('player')}"
 
 
 def scoreboard(game: Game) -> Scoreboard:

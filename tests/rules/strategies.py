@@ -29,13 +29,10 @@ names: st.SearchStrategy[str] = st.one_of(
 
 
 def _unique(drawn: list[str]) -> list[str]:
-    """Return the names with each repeat (the same after NFKC and case folding) made unique by a seat mark."""
+    """Return the names with each repeat (what the rules count as the same name) made unique by a seat mark."""
     seen: list[str] = []
-    keys: set[str] = set()
     for seat, name in enumerate(drawn):
-        unique = name if record.same_name_key(name) not in keys else f"{name[:36]} #{seat}"
-        keys.add(record.same_name_key(unique))
-        seen.append(unique)
+        seen.append(name if record.same_name_as(name, seen) is None else f"{name[:36]} #{seat}")
     return seen
 
 

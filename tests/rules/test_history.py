@@ -164,7 +164,7 @@ def test_a_rematch_note_changes_no_score_and_is_never_undone() -> None:
     last = history.last_change(table.events)
     assert last is not None and last.kind == "hand"
     assert table.refused("undo", event=table.events[-1].seq) == ["events[5]: an undo names an earlier change of this game"]
-    assert table.refused("rematch", game=7) == ["events[5].game: unknown key"]
+    assert table.refused("rematch", game=7) == ['events[5]: unknown key "game"']
     days = Table(TWELVE_DAYS_SETUP)
     days.tap("rematch")
     assert days.twelve_days().game.days == ()

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rules import auruxxx as auruxxx_rules
 from rules import record
-from rules.problems import Illegal
+from rules import twelve_days as twelve_days_rules
+from rules.problems import Illegal, is_invisible
+from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
 
 def refused(raw: Any) -> list[str]:
@@ -139,7 +148,7 @@ def test_counted_hand_total_is_a_possible_number() -> None:
         "rounds[0].hands.Cleo.points: no hand can count more than 1578 points (got 1000000)",
     ]
     assert refused(auruxxx(round_(hands={"Anna": {"points": 3, "numbers": [3]}}))) == [
-        "rounds[0].hands.Anna.numbers: unknown key"
+        'rounds[0].hands.Anna: unknown key "numbers"'
     ]
 
 
@@ -151,7 +160,7 @@ def test_a_game_has_three_rounds() -> None:
 def test_house_rules_take_only_their_listed_values() -> None:
     """Each house rule has a short list of choices; an unknown one is refused."""
     assert refused(auruxxx(house_rules={"golden12_in_hand": 10, "rounding": "up", "colour": "red"})) == [
-        "house_rules.colour: unknown key",
+        'house_rules: unknown key "colour"',
         "house_rules.golden12_in_hand: must be one of 12, 0, 25 (got 10)",
         'house_rules.rounding: must be one of "exact", "floor", "ceil" (got "up")',
     ]
@@ -211,7 +220,7 @@ def test_a_claus_winner_gives_to_another_player_and_only_a_claus_winner_gives() 
 def test_a_quick_day_names_a_player_or_nobody() -> None:
     """taken_by is a player or null, and nothing else may stand beside it."""
     assert refused(twelve_days({"taken_by": "Z"})) == ["days[0].taken_by: 'Z' is not a player of this game"]
-    assert refused(twelve_days({"taken_by": "A", "gift_to": "B"})) == ["days[0].gift_to: unknown key"]
+    assert refused(twelve_days({"taken_by": "A", "gift_to": "B"})) == ['days[0]: unknown key "gift_to"']
 
 
 def test_the_number_of_days_depends_on_the_variant() -> None:
@@ -242,13 +251,13 @@ def test_final_hands_have_the_right_size_and_stay_within_the_deck() -> None:
 def test_unknown_keys_are_refused_at_every_level() -> None:
     """A typo never passes silently."""
     assert refused(auruxxx(round_(pases={"Anna": 1}), colour="red", variant="standard")) == [
-        "colour: unknown key",
-        "variant: unknown key",
-        "rounds[0].pases: unknown key",
+        'record: unknown key "colour"',
+        'record: unknown key "variant"',
+        'rounds[0]: unknown key "pases"',
     ]
     assert refused(twelve_days({"played": {"A": 5, "B": 6, "C": 7}, "winner": "A"}, house_rules={})) == [
-        "house_rules: unknown key",
-        "days[0].winner: unknown key",
+        'record: unknown key "house_rules"',
+        'days[0]: unknown key "winner"',
     ]
 
 
@@ -308,7 +317,40 @@ def test_names_equal_after_nfkc_and_case_folding_are_the_same_name() -> None:
         "players[2]: 'Ａnna' counts as the same name as 'Anna'; names are unique within a game",
         "players[4]: 'STRASSE' counts as the same name as 'Straße'; names are unique within a game",
     ]
-    assert record.same_name_key("Anna") == record.same_name_key("\uff41NNA")
+    assert record.same_name_as("\uff41NNA", ["Ben", "Anna"]) == "Anna"
+
+
+def test_a_name_needs_a_visible_character() -> None:
+    """A zero-width space, joiners, a word joiner or a Hangul filler alone are no name; beside a letter they are part of one."""
+    assert refused(auruxxx(players=["Anna", "\u200b", "\u200d\u200d", "\u2060\u200b", "\u3164"])) == [
+        f"players[{seat}]: a player's name needs at least one visible character" for seat in range(1, 5)
+    ]
+    assert record.parse(auruxxx(players=["Anna", "Ben\u3164", "\U0001f468\u200d\U0001f373"])).players[1] == "Ben\u3164"
+
+
+def test_names_that_look_alike_are_the_same_name() -> None:
+    """Unicode's confusables skeleton (UTS #39) decides: a Cyrillic А, a Greek Η and "rn" look like "A", "H" and "m"."""
+    assert refused(auruxxx(players=["Anna", "\u0410nna", "Hans", "\u0397ANS", "Kim", "Kirn"])) == [
+        "players[1]: '\u0410nna' counts as the same name as 'Anna'; names are unique within a game",
+        "players[3]: '\u0397ANS' counts as the same name as 'Hans'; names are unique within a game",
+        "players[5]: 'Kirn' counts as the same name as 'Kim'; names are unique within a game",
+    ]
+    different = ["Jürgen", "Jurgen", "Zoë", "Zoe", "Ana", "Anna"]
+    assert record.parse(auruxxx(players=different)).players == tuple(different)
+
+
+def test_names_that_differ_only_by_invisible_characters_are_the_same_name() -> None:
+    """A zero-width space, a word joiner, a soft hyphen or a second space in between change nothing one can see."""
+    assert refused(auruxxx(players=["Anna", "Anna\u200b", "An\u2060na", "Be\u00adn", "Ben"])) == [
+        "players[1]: 'Anna\\u200b' counts as the same name as 'Anna'; names are unique within a game",
+        "players[2]: 'An\\u2060na' counts as the same name as 'Anna'; names are unique within a game",
+        "players[4]: 'Ben' counts as the same name as 'Be\\xadn'; names are unique within a game",
+    ]
+    assert refused(auruxxx(players=["Jean  Luc", "Jean\u00a0Luc"])) == [
+        "players[1]: 'Jean\u00a0Luc' counts as the same name as 'Jean  Luc'; names are unique within a game"
+    ]
+    assert record.same_name_as("ANNA\u200b", ["Ben", "\u0430nna"]) == "\u0430nna"
+    assert record.same_name_as("Anna", ["Ben", "Ana"]) is None
 
 
 # --- Hostile records -------------------------------------------------------------------------
@@ -362,12 +404,156 @@ def test_echoed_keys_names_and_numbers_are_cut_to_a_sane_length() -> None:
     )
     problems = refused_text(text)
     assert problems == [
-        "k" * 37 + "...: unknown key",
+        'record: unknown key "' + "k" * 37 + '..."',
         "rounds[0].finisher: 'A\\n" + "Z" * 35 + "...' is not a player of this game",
     ]
     golden = refused_text('{"game": "auruxxx", "players": ["A", "B"], "rounds": [{"finisher": "A", "golden12": ' + number + ', "happy_man": null}]}')
     assert golden == ["rounds[0].golden12: the deck has only 5 Golden 12 (got " + "9" * 37 + "...)"]
     assert all(len(line) < 120 for line in problems + golden)
+
+
+def test_strict_json_refuses_nan_and_infinity_wherever_they_stand() -> None:
+    """NaN, Infinity and -Infinity are no JSON numbers: refused where they stand, even where the value is ignored."""
+    assert refused_text("NaN") == ["record: NaN is not a JSON number"]
+    text = '{"game": "auruxxx", "players": ["A", "B"], "colour": -Infinity, "result": {"rounds": [[1, NaN]], "lost": Infinity}}'
+    assert refused_text(text) == [
+        "colour: -Infinity is not a JSON number",
+        "result.rounds[0][1]: NaN is not a JSON number",
+        "result.lost: Infinity is not a JSON number",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        ({"": 1}, 'record: unknown key ""'),
+        ({"rounds": [round_(**{"": 1})]}, 'rounds[0]: unknown key ""'),
+        ({"rounds": [round_(hands={"Anna": {"": 1}})]}, 'rounds[0].hands.Anna: unknown key ""'),
+        ({"rounds": [round_(passes={"": 1})]}, "rounds[0].passes[\"\"]: '' is not a player of this game"),
+        ({"rounds": [round_(passes={"\u200b": 1})]}, "rounds[0].passes[\"\\u200b\"]: '\\u200b' is not a player of this game"),
+        ({"open_round": {" ": 1}}, 'open_round: unknown key " "'),
+    ],
+)
+def test_a_problem_about_a_key_names_the_key_and_its_place(extra: dict[str, Any], line: str) -> None:
+    """An empty or invisible key still leaves a place one can read: `rounds[0]: unknown key ""`."""
+    assert refused(auruxxx(**extra)) == [line]
+
+
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """Return every object inside a decoded record, the record itself first."""
+    found = [value] if isinstance(value, dict) else []
+    for inner in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        found += _objects(inner)
+    return found
+
+
+odd_keys = st.one_of(st.sampled_from(["", " ", "\u200b", "\u3164", "\n", "game", "Anna", "A"]), st.text(max_size=4))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    base=st.sampled_from([AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE]),
+    additions=st.lists(st.tuples(st.integers(0, 100), odd_keys, st.sampled_from([1, None, "x", [], {}])), min_size=1, max_size=4),
+)
+def test_every_problem_names_a_place_one_can_read(base: dict[str, Any], additions: list[tuple[int, str, Any]]) -> None:
+    """Whatever keys a record gains, wherever, every line of the refusal starts with a place that shows."""
+    changed = json.loads(json.dumps(base))
+    for which, key, value in additions:
+        objects = _objects(changed)
+        objects[which % len(objects)][key] = json.loads(json.dumps(value))
+    try:
+        record.parse(changed)
+    except Illegal as refusal:
+        assert refusal.problems
+        for found in refusal.problems:
+            assert found.place and not all(is_invisible(ch) for ch in found.place), str(found)
+
+
+def test_an_answer_lists_at_most_50_problems_and_says_how_many_more_there_were() -> None:
+    """Problem 50 and after are counted, not listed: the last line says how many."""
+    problems = refused(auruxxx(**{f"k{index}": 1 for index in range(120)}))
+    assert problems == [f'record: unknown key "k{index}"' for index in range(49)] + ["record: 71 more problems are not listed"]
+    assert len(refused(auruxxx(**{f"k{index}": 1 for index in range(50)}))) == 50
+
+
+def test_lists_longer_than_the_rules_allow_are_refused_by_their_length_unread() -> None:
+    """Rounds, days and hands longer than any game holds are one problem each, however long, like the players."""
+    assert refused(auruxxx(*[{"finisher": 7}] * 10_000)) == ["rounds: a game has 3 rounds (got 10000)"]
+    assert refused(twelve_days(*[{"played": "x"}] * 13)) == ["days: 12 Days has 12 days (got 13)"]
+    assert refused(auruxxx(round_(hands={"Anna": {"numbers": ["x"] * 131}}))) == [
+        "rounds[0].hands.Anna.numbers: a hand holds at most 130 number cards (got 131)"
+    ]
+    assert refused(twelve_days(hands={"A": ["x"] * 13, "B": [1] * 12, "C": [2] * 12}, variant="standard")) == [
+        "hands.A: a hand holds exactly 12 cards at the end (got 13)"
+    ]
+
+
+# --- Work grows linearly with the record -------------------------------------------------------
+
+RULES = str(Path(record.__file__).resolve().parent)
+
+
+def rules_steps(work: Callable[[], object]) -> int:
+    """Return how many lines of the rules package run while doing some work (a refusal included): a count, never a time."""
+    count = 0
+
+    def count_lines(frame: FrameType, event: str, arg: object) -> object:
+        nonlocal count
+        count += event == "line"
+        return count_lines
+
+    def enter(frame: FrameType, event: str, arg: object) -> object:
+        return count_lines if frame.f_code.co_filename.startswith(RULES) else None
+
+    before = sys.gettrace()
+    sys.settrace(enter)
+    try:
+        work()
+    except Illegal:
+        pass
+    finally:
+        sys.settrace(before)
+    return count
+
+
+def per_unit(steps_of: Callable[[int], int], small: int = 10, large: int = 10_000) -> tuple[float, float]:
+    """Return the steps per round or day for a small and a large record."""
+    return steps_of(small) / small, steps_of(large) / large
+
+
+AURUXXX_ROUND = auruxxx_rules.Round(
+    finisher="Ben", golden12=1, happy_man="Cleo", passes={"Anna": 2},
+    hands={"Anna": auruxxx_rules.Cards(numbers=(3, 8, 11)), "Cleo": auruxxx_rules.CountedHand(5)},
+)
+TWELVE_DAYS_DAY = twelve_days_rules.PlayedDay(played={"A": "santa", "B": 3, "C": 7}, gift_to="C")
+
+
+def test_checking_a_game_takes_as_many_steps_per_round_for_10_000_rounds_as_for_10() -> None:
+    """The rules check every round once: who holds the Happy-Man figure is carried along, not recounted from the start."""
+    small, large = per_unit(lambda n: rules_steps(lambda: auruxxx_rules.game_problems(
+        auruxxx_rules.Game(players=("Anna", "Ben", "Cleo"), rounds=(AURUXXX_ROUND,) * n)
+    )))
+    assert large <= 1.1 * small
+    small, large = per_unit(lambda n: rules_steps(lambda: twelve_days_rules.game_problems(
+        twelve_days_rules.Game(players=("A", "B", "C"), days=(TWELVE_DAYS_DAY,) * n)
+    )))
+    assert large <= 1.1 * small
+
+
+@pytest.mark.parametrize(
+    "many",
+    [
+        lambda n: auruxxx(*[round_(happy_man="Cleo", passes={"Anna": 2}, hands={"Anna": {"numbers": [3, 8, 11]}})] * n),
+        lambda n: twelve_days(*[{"played": {"A": "santa", "B": 3, "C": 7}, "gift_to": "C"}] * n),
+        lambda n: auruxxx(round_(hands={"Anna": {"numbers": [13] * n}})),
+        lambda n: auruxxx(**{f"k{index}": 1 for index in range(n)}),
+    ],
+    ids=["rounds", "days", "cards", "keys"],
+)
+def test_reading_a_record_takes_no_more_steps_per_item_for_10_000_items_than_for_10(many: Callable[[int], dict[str, Any]]) -> None:
+    """Decoding, checking and refusing a record of 10,000 rounds, days, cards or keys costs what 10 cost, per item."""
+    small, large = per_unit(lambda n: rules_steps(lambda: record.loads(json.dumps(many(n)))))
+    assert large <= 1.1 * small
 
 
 # --- A game exported in the middle of a round or day -------------------------------------------
@@ -406,7 +592,7 @@ def test_an_open_round_keeps_the_limits_of_a_finished_round() -> None:
         "open_round: every hand is counted, so this round has ended: it belongs in rounds"
     ]
     assert refused(auruxxx(round_(), round_(), round_(), open_round={})) == ["open_round: all 3 rounds are finished"]
-    assert refused(auruxxx(open_round={"colour": "red"})) == ["open_round.colour: unknown key"]
+    assert refused(auruxxx(open_round={"colour": "red"})) == ['open_round: unknown key "colour"']
 
 
 def test_an_open_day_is_read_and_keeps_the_limits_of_a_finished_day() -> None:
@@ -429,4 +615,4 @@ def test_an_open_day_is_read_and_keeps_the_limits_of_a_finished_day() -> None:
     assert refused(twelve_days(*[{"taken_by": "A"}] * 8, variant="8nights", open_day={"played": {}})) == [
         "open_day: all 8 days are finished"
     ]
-    assert refused(auruxxx(open_day={"played": {}})) == ["open_day: unknown key"]
+    assert refused(auruxxx(open_day={"played": {}})) == ['record: unknown key "open_day"']

@@ -89,7 +89,8 @@ def test_search_json_shape_and_order(plain_client: FlaskClient) -> None:
     found = response.get_json()
     assert isinstance(found, list) and 1 <= len(found) <= 10
     for item in found:
-        assert set(item) == {"id", "game", "lang", "question", "answer", "page"}
+        assert set(item) == {"id", "game", "lang", "question", "answer", "page", "nearest"}
+        assert item["nearest"] is False
         assert item["game"] == "auruxxx" and item["lang"] == "de"
     assert found[0]["id"] == "passing-limit-and-cost"
     assert found[0]["page"] == "1"
@@ -162,9 +163,23 @@ def test_search_escapes_the_query(plain_client: FlaskClient) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
-def test_search_without_hits_says_so(plain_client: FlaskClient) -> None:
-    html = plain_client.get("/faq/search?q=xylophon&game=auruxxx&lang=en", headers={**HTMX, **ENGLISH}).get_data(as_text=True)
+def test_search_that_matches_nothing_offers_the_closest_questions_and_their_topic(plain_client: FlaskClient) -> None:
+    """A question no word of which is known still gets the nearest entries, said to be only the closest, and their section."""
+    html = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers={**HTMX, **ENGLISH}).get_data(as_text=True)
+    assert '<ol class="hits">' in html and "These questions come closest" in html
+    assert re.search(r'href="/faq/auruxxx\?[^"]*#topic-[a-z-]+"|href="/faq/auruxxx#topic-[a-z-]+"', html)
+    found = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers=JSON).get_json()
+    assert found and all(item["nearest"] for item in found)
+
+
+def test_search_of_punctuation_only_says_nothing_was_found(plain_client: FlaskClient) -> None:
+    html = plain_client.get("/faq/search?q=%3F%21&game=auruxxx&lang=en", headers={**HTMX, **ENGLISH}).get_data(as_text=True)
     assert '<ol class="hits">' not in html and "No answer found" in html
+
+
+def test_game_page_anchors_each_topic(plain_client: FlaskClient) -> None:
+    html = plain_client.get("/faq/auruxxx?lang=en").get_data(as_text=True)
+    assert 'id="topic-passing"' in html and 'id="topic-happy-man"' in html
 
 
 def test_overlong_query_is_cut_not_refused(plain_client: FlaskClient) -> None:
@@ -175,18 +190,19 @@ def test_overlong_query_is_cut_not_refused(plain_client: FlaskClient) -> None:
 # --- offline -----------------------------------------------------------------------------------------
 
 
-def test_offline_index_holds_every_entry_with_its_tokens_and_each_lexicon(plain_client: FlaskClient) -> None:
+def test_offline_index_holds_each_sections_entries_lexicon_and_weights(plain_client: FlaskClient) -> None:
     response = plain_client.get("/faq/offline-index.json")
     assert response.status_code == 200 and response.is_json
     data = response.get_json()
-    assert {"entries", "sections", "phrases", "weights", "limits"} <= set(data)
-    assert len(data["entries"]) == len(load())
-    first = data["entries"][0]
-    assert {"id", "game", "lang", "question", "answer", "page", "tokens"} <= set(first)
-    assert len(first["tokens"]) == len(data["weights"])
-    for pattern, replacement in data["phrases"]:
+    assert {"sections", "settings"} <= set(data)
+    assert sum(len(section["entries"]) for section in data["sections"]) == len(load())
+    section = next(s for s in data["sections"] if (s["game"], s["lang"]) == ("auruxxx", "de"))
+    assert {"id", "game", "lang", "question", "answer", "page", "looks"} <= set(section["entries"][0])
+    for pattern, replacement in section["phrases"]:
         re.compile(pattern)
         assert isinstance(replacement, str)
-    section = next(s for s in data["sections"] if (s["game"], s["lang"]) == ("auruxxx", "de"))
     assert section["lexicon"]["aussetzen"] == section["lexicon"]["passen"]
+    assert section["numbers"]["sechsen"] == "6"
     assert "und" in section["stopwords"]
+    term = section["lexicon"]["kartentausch"]
+    assert all(0 <= at < len(section["entries"]) and weight > 0 for at, weight in section["postings"][term])

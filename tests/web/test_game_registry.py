@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,10 +117,11 @@ def game_words() -> set[str]:
 
 
 def game_files() -> set[Path]:
-    """Return what belongs to one game: its rules package, its view module, its template folder, and the two registry lines."""
+    """Return what belongs to one game: its rules package, its view module, its template folder, its FAQ files, and the two registry lines."""
     owned = {ROOT / "rules" / "__init__.py", ROOT / "views" / "__init__.py"}
-    for rules in games.GAMES.values():
+    for kind, rules in games.GAMES.items():
         owned |= set(Path(str(rules.__file__)).parent.rglob("*"))
+        owned |= set((ROOT / "faq" / "content").glob(f"{kind}.*"))
     for sheet in sheets.SHEETS.values():
         owned.add(Path(str(sheet.__file__)))
         owned |= set((ROOT / "templates" / sheet.FOLDER).rglob("*"))
@@ -133,13 +135,12 @@ def shared_files(*patterns: str) -> list[Path]:
 
 
 def code_names(source: str) -> Iterator[str]:
-    """Yield every name, attribute, imported module and string a module's code uses (not its docstrings)."""
+    """Yield every name, attribute, imported module and string a module's code uses (not its docstrings, nor those of its attributes)."""
     tree = ast.parse(source)
     docstrings = {
-        id(node.body[0].value)
+        id(node.value)
         for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
     }
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
@@ -174,6 +175,50 @@ def test_no_shared_template_or_script_names_a_game() -> None:
         text = path.read_text(encoding="utf-8").lower()
         named = {word for word in words if word in text}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
+
+
+def faq_terms(path: Path) -> set[str]:
+    """Return the terms a game's FAQ vocabulary file defines: the words its phrases become and the names of its glossary groups."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    means = {word for phrase in data.get("phrase", []) for word in phrase["means"].split()}
+    return means | {group["words"][0].lower() for group in data.get("glossary", [])}
+
+
+def strings_of(data: object) -> Iterator[str]:
+    """Yield every string a parsed TOML file holds, keys included."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from strings_of(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from strings_of(value)
+
+
+def test_no_shared_faq_vocabulary_names_a_game_or_uses_a_games_terms() -> None:
+    """The shared words of the FAQ hold what is true of every game; each game's terms live in its own FAQ files.
+
+    No shared FAQ file (the shared words, the FAQ's modules) names a game, and none uses a word
+    that one game's vocabulary defines as its term (Happy-Man, Golden 12, Santa, the pot ...).
+    """
+    shared = shared_files("faq/content/*.toml", "faq/*.py")
+    assert ROOT / "faq" / "content" / "words.toml" in shared and ROOT / "faq" / "search.py" in shared
+    own = shared_files("faq/content/*.words.toml")
+    assert not own, f"{own} belong to no registered game"
+    # Terms every game shares; a game's glossary may add its own words to them ("takes" the day wins it).
+    extended = faq_terms(ROOT / "faq" / "content" / "words.toml")
+    terms = {term for kind in games.GAMES for path in (ROOT / "faq" / "content").glob(f"{kind}.words.toml") for term in faq_terms(path)} - extended
+    assert {"happyman", "golden12", "santa"} <= terms
+    words = game_words()
+    for path in shared:
+        source = path.read_text(encoding="utf-8")
+        strings = list(strings_of(tomllib.loads(source))) if path.suffix == ".toml" else list(code_names(source))
+        used = {word for text in strings for word in re.findall(r"[a-z0-9]+", text.lower())}
+        named = {word for word in words if any(word in text.lower() for text in strings)}
+        assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
+        assert not used & terms, f"{path.relative_to(ROOT)} uses the game terms {sorted(used & terms)}"
 
 
 def imports_of(path: Path) -> set[str]:

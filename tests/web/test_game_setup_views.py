@@ -177,8 +177,8 @@ def test_add_puts_a_recent_name_into_the_first_empty_seat(plain_client: FlaskCli
 
 
 def test_add_does_not_seat_a_name_twice(plain_client: FlaskClient) -> None:
-    """Adding a name already seated, in any letters, changes nothing."""
-    for name in ("Anna", "ANNA"):
+    """Adding a name already seated, in any letters, in look-alike letters or with an invisible character, changes nothing."""
+    for name in ("Anna", "ANNA", "\u0410nna", "Anna\u200b"):
         response = plain_client.post("/new/auruxxx", data={"player": ["Anna", ""], "action": f"add:{name}"})
         assert seat_names(response)[:2] == ["Anna", ""]
 
@@ -208,10 +208,18 @@ def test_start_skips_empty_seats_and_trims_names(plain_app: Flask, plain_client:
 
 
 def test_start_keeps_joiners_and_refuses_the_same_name_in_other_letters(plain_app: Flask, plain_client: FlaskClient) -> None:
-    """The form follows the record's name rules: emoji with joiners and no-break spaces pass, "Anna"/"anna " is one name."""
+    """The form follows the record's name rules: emoji with joiners and no-break spaces pass; "Anna", "anna " and a
+    Cyrillic "Аnna" are one name, and a zero-width space alone is none."""
     response = start(plain_client, ["Anna", " anna\u00a0"])
     assert response.status_code == 422
     assert problems(response) == ["'anna' counts as the same name as 'Anna'; names are unique within a game"]
+    assert game_count(plain_app) == 0
+    response = start(plain_client, ["Anna", "\u0410nna", "\u200b"])
+    assert response.status_code == 422
+    assert problems(response) == [
+        "'\u0410nna' counts as the same name as 'Anna'; names are unique within a game",
+        "a player's name needs at least one visible character",
+    ]
     assert game_count(plain_app) == 0
     names = ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc"]
     response = start(plain_client, names)

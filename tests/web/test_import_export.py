@@ -349,6 +349,37 @@ def test_upload_refusals_speak_the_readers_language(strict_app: Flask, strict_cl
     assert game_count(strict_app) == 0
 
 
+@pytest.mark.parametrize(
+    ("case", "said"),
+    [
+        ("NaN in the result, which is ignored", ["result: NaN ist keine JSON-Zahl"]),
+        ("an empty key in a round", ['rounds[0]: unbekannter Eintrag ""']),
+        ("a name of only a zero-width space", ["players[3]: ein Spielername braucht mindestens ein sichtbares Zeichen"]),
+        ("1,500 bad cards in one hand", ["rounds[0].hands.Anna.numbers: eine Hand hat höchstens 130 Zahlenkarten (hier 1500)"]),
+    ],
+)
+def test_upload_refusals_of_the_settled_points_speak_the_readers_language(
+    strict_app: Flask, strict_client: FlaskClient, case: str, said: list[str]
+) -> None:
+    """The upload page says the new refusals in German too, each with its place."""
+    text, _ = SETTLED_RECORDS[case]
+    response = upload(strict_client, text.encode(), session_csrf_token(strict_client), language="de")
+    assert response.status_code == 422
+    assert problems(response) == said
+    assert game_count(strict_app) == 0
+
+
+def test_an_upload_lists_at_most_50_problems_in_the_readers_language(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """1,500 bad cards are 49 lines and one that counts the rest, in German for a German reader."""
+    response = upload(strict_client, json.dumps(BAD_CARDS_EVERYWHERE).encode(), session_csrf_token(strict_client), language="de")
+    assert response.status_code == 422
+    shown = problems(response)
+    assert len(shown) == 50
+    assert shown[0] == "rounds[0].hands.Ben.numbers[0]: Zahlenkarten gehen von 0 bis 12 (hier 13)"
+    assert shown[-1] == "record: 1451 weitere Probleme sind nicht aufgeführt"
+    assert game_count(strict_app) == 0
+
+
 def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
     """A file that is not JSON answers 422 naming the JSON error."""
     response = upload(strict_client, b"{not json", session_csrf_token(strict_client))
@@ -384,24 +415,136 @@ HOSTILE_RECORDS = {
 """Records from the audit of hostile input, and the new keys of a backup: each refused or accepted the same way."""
 
 
+
+def _with(base: dict[str, Any], **changes: Any) -> str:
+    """Return a record as JSON text: a copy of ``base`` with some top-level keys replaced."""
+    return json.dumps({**json.loads(json.dumps(base)), **changes}, ensure_ascii=False)
+
+
+def _first_round(**changes: Any) -> list[dict[str, Any]]:
+    """Return the rounds of the AURUXXX example with keys of its round replaced."""
+    return [{**json.loads(json.dumps(AURUXXX_EXAMPLE["rounds"][0])), **changes}]
+
+
+SIX = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"]
+BAD_CARDS_EVERYWHERE = {
+    "game": "auruxxx",
+    "players": SIX,
+    "rounds": [{"finisher": "Anna", "golden12": 1, "happy_man": None, "hands": {p: {"numbers": [13] * 100} for p in SIX[1:]}}] * 3,
+}
+"""1,500 bad cards within what a record may hold: 100 in each of five hands, in three rounds."""
+TOO_MANY_LINES = [
+    f"rounds[0].hands.{player}.numbers[{index}]: number cards go from 0 to 12 (got 13)" for player in SIX[1:] for index in range(100)
+][:49] + ["record: 1451 more problems are not listed"]
+
+SETTLED_RECORDS: dict[str, tuple[str, list[str] | None]] = {
+    "NaN in the result, which is ignored": (
+        json.dumps(AURUXXX_EXAMPLE)[:-1] + ', "result": NaN}',
+        ["result: NaN is not a JSON number"],
+    ),
+    "Infinity as a count of Golden 12": (
+        json.dumps(AURUXXX_EXAMPLE).replace('"golden12": 1', '"golden12": Infinity'),
+        ["rounds[0].golden12: Infinity is not a JSON number"],
+    ),
+    "-Infinity among the cards": (
+        json.dumps(AURUXXX_EXAMPLE).replace("[3, 8, 11]", "[3, -Infinity, 11]"),
+        ["rounds[0].hands.Anna.numbers[1]: -Infinity is not a JSON number"],
+    ),
+    "an empty key in a round": (_with(AURUXXX_EXAMPLE, rounds=_first_round(**{"": 1})), ['rounds[0]: unknown key ""']),
+    "an empty key at the top": (_with(AURUXXX_EXAMPLE, **{"": 1}), ['record: unknown key ""']),
+    "an invisible key": (_with(AURUXXX_EXAMPLE, **{"\u200b": 1}), ['record: unknown key "\\u200b"']),
+    "an empty key given twice": (
+        json.dumps(AURUXXX_EXAMPLE).replace('"passes": {', '"passes": {"": 1, "": 2, '),
+        ['rounds[0].passes[""]: is given twice in one object'],
+    ),
+    "passes for an empty name": (
+        _with(AURUXXX_EXAMPLE, rounds=_first_round(passes={"": 1})),
+        ["rounds[0].passes[\"\"]: '' is not a player of this game"],
+    ),
+    "a name of only a zero-width space": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u200b"]),
+        ["players[3]: a player's name needs at least one visible character"],
+    ),
+    "a Cyrillic Anna beside Anna": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u0410nna"]),
+        ["players[3]: '\u0410nna' counts as the same name as 'Anna'; names are unique within a game"],
+    ),
+    "Anna and a zero-width space beside Anna": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "Anna\u200b"]),
+        ["players[3]: 'Anna\\u200b' counts as the same name as 'Anna'; names are unique within a game"],
+    ),
+    "1,500 bad cards in one hand": (
+        _with(AURUXXX_EXAMPLE, rounds=_first_round(hands={"Anna": {"numbers": [13] * 1500}})),
+        ["rounds[0].hands.Anna.numbers: a hand holds at most 130 number cards (got 1500)"],
+    ),
+    "1,500 bad cards in fifteen hands": (json.dumps(BAD_CARDS_EVERYWHERE), TOO_MANY_LINES),
+    "1,000 rounds": (_with(AURUXXX_EXAMPLE, rounds=AURUXXX_EXAMPLE["rounds"] * 1000), ["rounds: a game has 3 rounds (got 1000)"]),
+    "1,000 days": (_with(TWELVE_DAYS_EXAMPLE, days=[{"taken_by": "A"}] * 1000), ["days: 12 Days has 12 days (got 1000)"]),
+    "a final hand of 1,000 cards": (
+        _with(TWELVE_DAYS_EXAMPLE, hands={**TWELVE_DAYS_EXAMPLE["hands"], "A": [1] * 1000}),
+        ["hands.A: a hand holds exactly 12 cards at the end (got 1000)"],
+    ),
+    "no rounds yet, and a round being played": (
+        json.dumps({"game": "auruxxx", "players": ["Anna", "Ben"], "open_round": {"happy_man": "Ben", "passes": {"Anna": 1}}}),
+        None,
+    ),
+    "hands in the open round without a finisher": (
+        _with(AURUXXX_EXAMPLE, open_round={"hands": {"Anna": {"points": 3}}}),
+        ["open_round.hands: hands are counted once the finisher is known"],
+    ),
+    "every hand entered in the open round": (
+        _with(AURUXXX_EXAMPLE, open_round={"finisher": "Anna", "golden12": 1, "hands": {"Ben": {}, "Cleo": {}}}),
+        ["open_round: every hand is counted, so this round has ended: it belongs in rounds"],
+    ),
+    "no days yet, every card revealed and a Claus gift still to choose": (
+        json.dumps({"game": "12days", "players": ["A", "B", "C"], "open_day": {"played": {"A": "santa", "B": 3, "C": 7}}}),
+        None,
+    ),
+    "every card of the open day revealed, no Claus": (
+        json.dumps({"game": "12days", "players": ["A", "B", "C"], "open_day": {"played": {"A": 5, "B": 3, "C": 7}}}),
+        ["open_day: every player has revealed a card, so this day has ended: it belongs in days"],
+    ),
+}
+"""The points record-format.md settles, each with the lines both ``score`` and the import answer (None: accepted)."""
+
+
+def score_and_import(app: Flask, client: FlaskClient, runner: FlaskCliRunner, text: str) -> list[str] | None:
+    """Return the lines a record is refused with (None when it is accepted), after checking that ``score`` and the import agree.
+
+    `score` exits 2 exactly when the import answers 422, with the same lines, at most 50 of them;
+    otherwise both print the same record.
+    """
+    outcome = cli_score(runner, text)
+    response = import_json(client, text)
+    assert "Traceback" not in outcome.output
+    if outcome.exit_code == 2:
+        lines: list[str] = outcome.stderr.splitlines()
+        assert response.status_code == 422
+        assert response.get_json() == {"problems": lines}
+        assert len(lines) <= 50 and all(len(line) < 200 for line in lines)
+        assert game_count(app) == 0 and event_count(app) == 0
+        return lines
+    assert outcome.exit_code == 0, outcome.output
+    assert response.status_code == 201
+    exported = client.get(f"/g/{token_from(response.headers['Location'])}/record.json")
+    assert exported.get_data(as_text=True) == outcome.stdout
+    return None
+
+
 @pytest.mark.parametrize("text", HOSTILE_RECORDS.values(), ids=HOSTILE_RECORDS.keys())
 def test_score_and_import_agree_on_every_hostile_record(
     strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str
 ) -> None:
-    """`score` exits 2 exactly when the import answers 422, with the same lines; otherwise both print the same record."""
-    outcome = cli_score(strict_runner, text)
-    response = import_json(strict_client, text)
-    assert "Traceback" not in outcome.output
-    if outcome.exit_code == 2:
-        assert response.status_code == 422
-        assert response.get_json() == {"problems": outcome.stderr.splitlines()}
-        assert all(len(line) < 200 for line in outcome.stderr.splitlines())
-        assert game_count(strict_app) == 0 and event_count(strict_app) == 0
-    else:
-        assert outcome.exit_code == 0, outcome.output
-        assert response.status_code == 201
-        exported = strict_client.get(f"/g/{token_from(response.headers['Location'])}/record.json")
-        assert exported.get_data(as_text=True) == outcome.stdout
+    """`score` and the import refuse the same records with the same lines, and accept the rest alike."""
+    score_and_import(strict_app, strict_client, strict_runner, text)
+
+
+@pytest.mark.parametrize(("text", "answer"), SETTLED_RECORDS.values(), ids=SETTLED_RECORDS.keys())
+def test_score_and_import_answer_the_settled_points_as_the_format_says(
+    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str, answer: list[str] | None
+) -> None:
+    """Strict JSON, keys named in every message, invisible and look-alike names, bounded answers, the open round and day."""
+    assert score_and_import(strict_app, strict_client, strict_runner, text) == answer
 
 
 # --- Export keeps the open round or day ---------------------------------------------------------
