@@ -371,7 +371,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = STARTUP_SECONDS) -> RedisServer:
-        """Start redis-server and return once it answers PING."""
+        """Start redis-server and return once it answers, itself: a Redis of another run may hold the port."""
         self.process = subprocess.Popen(
             [
                 "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -381,13 +381,16 @@ class RedisServer:
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}: {self.log.read_text(errors='replace')[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS) as connection:
-                    connection.sendall(b"PING\r\n")
-                    if connection.recv(64).startswith(b"+PONG"):
+                    connection.sendall(b"INFO server\r\n")
+                    if f"process_id:{self.process.pid}\r\n".encode() in connection.recv(65536):
                         return self
             except OSError:
-                time.sleep(POLL_SECONDS)
+                pass
+            time.sleep(POLL_SECONDS)
         self.stop()
         raise RuntimeError(f"redis-server did not answer within {timeout} s")
 
