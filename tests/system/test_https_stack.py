@@ -186,7 +186,8 @@ def test_rate_limits_count_each_real_client_address_across_both_app_servers(stac
     neighbour.get("/new/auruxxx")
     assert neighbour.post("/new/auruxxx", form).status_code == 303
     counts = created_per_address(stack.settings["RATELIMIT_STORAGE_URI"])
-    assert counts == {"127.0.0.2": CREATE_PER_MINUTE, "127.0.0.3": 1}, counts
+    # Only this test's own addresses: on a shared machine, a client of another run may reach a recycled port.
+    assert (counts.get("127.0.0.2"), counts.get("127.0.0.3")) == (CREATE_PER_MINUTE, 1), counts
 
 
 def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
