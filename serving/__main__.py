@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from infra.network import is_loopback, lan_address
-from serving.command import HOST, PORT, TLS_CERT, TLS_KEY, gunicorn_argv
+from serving.command import HOST, PORT, TLS_CERT, TLS_KEY, gunicorn_argv, raise_open_files
 
 
 def main() -> None:
@@ -15,6 +15,7 @@ def main() -> None:
         print(f"\n  Tischblock: serving {scheme}://{HOST}:{PORT}/ for the reverse proxy on this machine\n", flush=True)
     else:
         print(f"\n  Tischblock: open {scheme}://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
+    raise_open_files()
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     os.execv(gunicorn, gunicorn_argv(f"{HOST}:{PORT}"))
 

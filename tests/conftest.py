@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 from app import create_app
 from infra.config import TestConfig
 from tests.browser.taps import WAIT
-from tests.servers import AUDIT
+from testbed.servers import AUDIT
 
 IN_CI = os.environ.get("CI") == "true"
 

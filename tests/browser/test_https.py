@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import PhoneMaker
 from tests.browser.taps import crossed, finish_round, give_figure, install, pass_cross, start_game, table_address, type_hand
-from tests.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
+from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
 
 pytestmark = pytest.mark.browser
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.servers import GunicornServer, PostgresCluster, migrate
+from testbed.servers import GunicornServer, PostgresCluster, migrate
 from tests.system.conftest import require
-from tests.system.phones import TIMEOUT, Phone, finish_round, new_auruxxx_game
+from testbed.phones import TIMEOUT, Phone, finish_round, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 

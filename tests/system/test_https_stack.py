@@ -30,9 +30,9 @@ from sqlalchemy import Engine, create_engine, select
 from models import Event, Game
 from tests.browser.taps import crossed, finish_round, give_figure, pass_cross, start_game, table_address, type_hand
 from tests.conftest import PhoneMaker
-from tests.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
+from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.system.conftest import require
-from tests.system.phones import Phone
+from testbed.phones import Phone
 
 pytestmark = pytest.mark.system
 
@@ -78,7 +78,7 @@ class Stack:
         self.starts += 1
         server = GunicornServer(
             database_url or self.database_url, self.folder / f"app{index + 1}-start{self.starts}.log", workers=1,
-            live_stream_seconds=300, port=self.ports[index], settings=self.settings,
+            live_stream_seconds=3600, port=self.ports[index], settings=self.settings,
         ).start(healthy=database_url is None)
         if index < len(self.apps):
             self.apps[index] = server

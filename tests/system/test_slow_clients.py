@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import GunicornServer, self_signed_certificate
-from tests.system.phones import Phone, new_auruxxx_game
+from testbed.servers import GunicornServer, self_signed_certificate
+from testbed.phones import Phone, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 

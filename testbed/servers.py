@@ -1,9 +1,8 @@
 """Real servers for the system tests and the benchmarks: a throwaway PostgreSQL cluster, gunicorn,
 Redis and Caddy, with a self-signed certificate for HTTPS.
 
-Nothing here depends on pytest, so ``bench/`` can use it too. Every server is started as a
-child of this process and stopped by its own process id; nothing listens beyond 127.0.0.1.
-Whatever a server wrote to its log is kept in ``AUDIT`` when it stops, with the game tokens
+Every server is started as a child of this process and stopped by its own process id;
+nothing listens beyond 127.0.0.1. Whatever a server wrote to its log is kept in ``AUDIT`` when it stops, with the game tokens
 its database handed out, so that a test run can prove no token reached any log.
 """
 
@@ -186,6 +185,8 @@ class GunicornServer:
 
     ``settings`` are extra environment variables for the app (stream caps, for instance);
     ``tls`` a certificate and its key to serve HTTPS with, as ``TLS_CERT``/``TLS_KEY`` do.
+    ``live_stream_seconds`` shortens the streams for a test (each lives 10 % to 100 % of it, at least 5 s by
+    default, as long as a test waits for a push); None keeps the production setting.
 
     It runs in its own process group, so ``kill_hard`` can SIGKILL the master and its
     workers at once, as a power cut or the OOM killer would.
@@ -197,7 +198,7 @@ class GunicornServer:
         log_path: Path,
         *,
         workers: int = 2,
-        live_stream_seconds: float = 5.0,
+        live_stream_seconds: float | None = 50.0,
         port: int | None = None,
         settings: Mapping[str, str] | None = None,
         tls: tuple[Path, Path] | None = None,
@@ -236,11 +237,12 @@ class GunicornServer:
             "WORKERS": str(self.workers),
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": SECRET_KEY,
-            "LIVE_STREAM_SECONDS": str(self.live_stream_seconds),
             "TLS_CERT": str(self.tls[0]) if self.tls else "",
             "TLS_KEY": str(self.tls[1]) if self.tls else "",
-            **self.settings,
         }
+        if self.live_stream_seconds is not None:
+            env["LIVE_STREAM_SECONDS"] = str(self.live_stream_seconds)
+        env.update(self.settings)
         self._log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "serving"], cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
@@ -259,6 +261,13 @@ class GunicornServer:
     def _all_workers_booted(self) -> bool:
         """Return whether every worker has said it booted (the first answer may come from one only)."""
         return self.log_text().count("Booting worker") >= self.workers
+
+    def worker_pids(self) -> list[int]:
+        """Return the process ids of gunicorn's workers (the master's children)."""
+        if self.process is None:
+            return []
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
     def log_text(self) -> str:
         """Return what gunicorn wrote so far (its own log and the access log)."""
