@@ -1,5 +1,6 @@
 """The application factory: settings, extensions, blueprints and commands in one place."""
 
+import logging
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -10,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from infra.cli import score_command
 from infra.config import Config, apply_engine_defaults, apply_instance_defaults
-from infra.redaction import RedactingFilter
+from infra.redaction import redact_records_of
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
 from views import addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, result, seats, security, taps, theme
@@ -33,7 +34,8 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     if app.testing:
         app.jinja_env.undefined = StrictUndefined
     trust_proxies(app)
-    app.logger.addFilter(RedactingFilter())
+    redact_records_of(app.logger)
+    redact_records_of(logging.getLogger("werkzeug"))  # the request lines of ``flask run`` and the tests' live servers
 
     db.init_app(app)
     with app.app_context():

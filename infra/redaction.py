@@ -2,8 +2,8 @@
 
 A game's token is its address (``/g/<token>/...``), so a request line, a referer, a
 redirect's ``Location`` or an error message would otherwise write it to the log. The app's
-own log (``RedactingFilter``) and the server's access log (``serving.access_log``) pass every
-text through ``redact`` first. Pure: nothing here imports the web server or the app.
+own log and Werkzeug's (``RedactingFilter``) and the server's access log (``serving.access_log``)
+pass every text through ``redact`` first. Pure: nothing here imports the web server or the app.
 """
 
 from __future__ import annotations
@@ -73,3 +73,9 @@ class RedactingFilter(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
+
+
+def redact_records_of(filterer: logging.Filterer) -> None:
+    """Give a logger or a handler the redacting filter, once however often the app is created (loggers are global)."""
+    if not any(isinstance(existing, RedactingFilter) for existing in filterer.filters):
+        filterer.addFilter(RedactingFilter())

@@ -7,7 +7,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from infra.redaction import RedactingFilter, redact
+from infra.redaction import redact, redact_records_of
 
 ROUTED = "tischblock_routed"
 """Marks the handlers this logger gave the root logger, so a reload replaces them instead of adding more."""
@@ -26,8 +26,7 @@ class RedactingLogger(Logger):  # type: ignore[misc]
         """
         super().setup(cfg)
         for handler in self.error_log.handlers:
-            if not any(isinstance(f, RedactingFilter) for f in handler.filters):
-                handler.addFilter(RedactingFilter())
+            redact_records_of(handler)
         root = logging.getLogger()
         for handler in [h for h in root.handlers if getattr(h, ROUTED, False)]:
             root.removeHandler(handler)

@@ -11,13 +11,16 @@ import json
 import logging
 import re
 import string
+import threading
 import time
+import urllib.request
 
 import flask_migrate
 import itsdangerous
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from sqlalchemy import func, select, text
@@ -31,6 +34,8 @@ from tests.web.states import STATES, Tokens, clone, counts, start, tap, tokens
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}
+ANSWER_SECONDS = 10.0
+"""How long a request to a real server here may take (a generous bound; the test goes on at the answer)."""
 TOKEN_ROUTE = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -422,6 +427,24 @@ def test_the_app_log_never_names_a_game_token(app: Flask, caplog: pytest.LogCapt
         app.logger.error("Exception on %s [%s]", "/g/SecretToken_123/pass", "POST")
     assert "SecretToken_123" not in caplog.text
     assert "/g/…/pass" in caplog.text
+
+
+def test_the_development_server_logs_no_game_token(secure_app: Flask, games: dict[str, Tokens], caplog: pytest.LogCaptureFixture) -> None:
+    """Werkzeug's own server (``flask run``, the browser tests' live server) logs each request line: the token in it is taken out."""
+    token = games["auruxxx-fresh"].edit
+    server = make_server("127.0.0.1", 0, secure_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/g/{token}", timeout=ANSWER_SECONDS) as answer:
+                assert answer.status == 200
+            server.shutdown()
+    finally:
+        server.server_close()
+        thread.join(ANSWER_SECONDS)
+    assert '"GET /g/… HTTP/1.1" 200' in caplog.text, caplog.text
+    assert token not in caplog.text
 
 
 def test_a_crash_logs_its_traceback_without_the_token(
