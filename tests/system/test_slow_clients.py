@@ -73,7 +73,8 @@ def limited(sqlite_database_url: str, tmp_path: Path) -> Iterator[Callable[..., 
 
 
 def test_a_body_that_stops_arriving_is_cut_off_with_408(limited: Callable[..., GunicornServer]) -> None:
-    """Issue 16: a body still incomplete after ``REQUEST_READ_SECONDS`` is answered 408 and its connection closed."""
+    """Issue 16: a body still incomplete after ``REQUEST_READ_SECONDS`` is answered 408 and its connection closed;
+    headers that stop arriving are let go after gunicorn's keep-alive time (2 s)."""
     server = limited(REQUEST_READ_SECONDS="3")
     connection = stalled_body(server.port)
     try:
@@ -82,6 +83,11 @@ def test_a_body_that_stops_arriving_is_cut_off_with_408(limited: Callable[..., G
         connection.close()
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert b"connection: close" in answer.lower()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as trickle:
+        trickle.sendall(b"POST /new/auruxxx HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty")
+        started = time.monotonic()
+        assert answer_of(trickle) == b""
+        assert time.monotonic() - started < WAIT, "the server never let the unfinished headers go"
     phone = Phone(server.base)
     new_auruxxx_game(phone, ["Anna", "Ben"])  # a body that arrives is read as before
     log = server.log_text()
