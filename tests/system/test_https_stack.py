@@ -39,7 +39,7 @@ pytestmark = pytest.mark.system
 ENV_EXAMPLE = ROOT / "deploy" / "tischblock.env.example"
 PLAYERS = ["Anna", "Ben", "Cleo"]
 WAIT = 60.0
-"""Seconds to wait for the stack to notice a change (a health check every 3 s, a stream reconnecting); over as soon as it did."""
+"""Seconds to wait for the stack to notice a change (Caddy checks health every 5 s, a stream reconnects); over as soon as it did."""
 CREATE_PER_MINUTE = 30
 """New games one client address may start per minute (views/limits.py)."""
 
