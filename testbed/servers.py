@@ -22,7 +22,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -248,15 +248,10 @@ class GunicornServer:
             [sys.executable, "-m", "serving"], cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log_text()}")
-            if answers(f"{self.base}/healthz", status=200 if healthy else 503) and self._all_workers_booted():
-                return self
-            time.sleep(POLL_SECONDS)
-        self.stop()
-        raise RuntimeError(f"gunicorn did not answer within {timeout} s:\n{self.log_text()}")
+        status = 200 if healthy else 503
+        wait_until_up("gunicorn", self.process, lambda: answers(f"{self.base}/healthz", status=status) and self._all_workers_booted(),
+                      self.log_text, self.stop, timeout)
+        return self
 
     def _all_workers_booted(self) -> bool:
         """Return whether every worker has said it booted (the first answer may come from one only)."""
@@ -312,6 +307,21 @@ class GunicornServer:
             AUDIT.keep(self.log_path)
             if self.healthy:
                 AUDIT.collect_tokens(self.database_url)
+
+
+def wait_until_up(
+    name: str, process: subprocess.Popen[bytes], up: Callable[[], bool], log: Callable[[], str], stop: Callable[[], None], timeout: float
+) -> None:
+    """Return as soon as a starting server is ``up()``; if it exits first, or is not up within ``timeout``, stop it and raise with its log."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{log()}")
+        if up():
+            return
+        time.sleep(POLL_SECONDS)
+    stop()
+    raise RuntimeError(f"{name} did not answer within {timeout} s:\n{log()}")
 
 
 def answers(url: str, *, status: int = 200, authority: Path | None = None) -> bool:
@@ -388,20 +398,18 @@ class RedisServer:
             ],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}: {self.log.read_text(errors='replace')[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS) as connection:
-                    connection.sendall(b"INFO server\r\n")
-                    if f"process_id:{self.process.pid}\r\n".encode() in connection.recv(65536):
-                        return self
-            except OSError:
-                pass
-            time.sleep(POLL_SECONDS)
-        self.stop()
-        raise RuntimeError(f"redis-server did not answer within {timeout} s")
+        wait_until_up("redis-server", self.process, self._answers_itself, lambda: self.log.read_text(errors="replace")[-2000:], self.stop, timeout)
+        return self
+
+    def _answers_itself(self) -> bool:
+        """Return whether the Redis on this port is the one started here (its process id)."""
+        assert self.process is not None
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=ANSWER_SECONDS) as connection:
+                connection.sendall(b"INFO server\r\n")
+                return f"process_id:{self.process.pid}\r\n".encode() in connection.recv(65536)
+        except OSError:
+            return False
 
     def stop(self) -> None:
         """Stop redis-server by its own pid."""
@@ -462,15 +470,9 @@ class CaddyProxy:
             ["caddy", "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
             cwd=self.directory, env=env, stdout=self._log, stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"caddy exited with {self.process.returncode}:\n{self.log_text()}")
-            if answers(f"{self.base}/healthz", authority=self.root_certificate):
-                return self
-            time.sleep(POLL_SECONDS)
-        self.stop()
-        raise RuntimeError(f"caddy did not answer within {timeout} s:\n{self.log_text()}")
+        wait_until_up("caddy", self.process, lambda: answers(f"{self.base}/healthz", authority=self.root_certificate),
+                      self.log_text, self.stop, timeout)
+        return self
 
     def log_text(self) -> str:
         """Return what Caddy logged so far."""

@@ -101,3 +101,29 @@ def type_hand(page: Page, seat: int, total: int) -> None:
     page.locator("#keypad input[name=points]").fill(str(total))
     page.locator("#keypad button[value=save-points]").tap()
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
+
+
+def join_second_phone(host: Page, guest: Page, sheet: str, base: str) -> None:
+    """Open the table address on a second phone, as its QR code would, and the sheet again on the first."""
+    guest.goto(table_address(host, sheet, base))
+    guest.wait_for_url(sheet)
+    host.goto(sheet)
+
+
+def tap_across(anna: Page, ben: Page) -> None:
+    """Tap on both phones in turn (a pass cross for Ben, the figure to Cleo, a cross for Anna), each showing on the other."""
+    pass_cross(anna, 1)
+    expect(crossed(ben, 1)).to_have_count(1)
+    give_figure(ben, 2)
+    expect(anna.locator("#sheet .happy-man-row td").nth(2).locator(".holder")).to_be_visible()
+    pass_cross(ben, 0)
+    expect(crossed(anna, 0)).to_have_count(1)
+
+
+def end_round_across(anna: Page, ben: Page) -> None:
+    """Anna ends the round with one Golden 12; Ben's hand (10) is typed on his phone, Cleo's (20) on Anna's; both show it done."""
+    finish_round(anna, "Anna", 1)
+    type_hand(ben, 1, 10)
+    type_hand(anna, 2, 20)
+    for phone in (anna, ben):
+        expect(phone.locator("#sheet tr.round--done")).to_have_count(1)

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PhoneMaker
-from tests.browser.taps import crossed, finish_round, give_figure, install, pass_cross, start_game, table_address, type_hand
+from tests.browser.taps import crossed, end_round_across, install, join_second_phone, pass_cross, start_game, tap_across
 from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
 
 pytestmark = pytest.mark.browser
@@ -65,22 +65,9 @@ def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: Gunico
     sheet = start_game(anna, base, PLAYERS)
     assert anna.evaluate("isSecureContext")
 
-    ben.goto(table_address(anna, sheet, base))
-    ben.wait_for_url(sheet)
-    anna.goto(sheet)
-
-    pass_cross(anna, 1)
-    expect(crossed(ben, 1)).to_have_count(1)
-    give_figure(ben, 2)
-    expect(anna.locator("#sheet .happy-man-row td").nth(2).locator(".holder")).to_be_visible()
-    pass_cross(ben, 0)
-    expect(crossed(anna, 0)).to_have_count(1)
-
-    finish_round(anna, "Anna", 1)
-    type_hand(ben, 1, 10)
-    type_hand(anna, 2, 20)
-    for phone in (anna, ben):
-        expect(phone.locator("#sheet tr.round--done")).to_have_count(1)
+    join_second_phone(anna, ben, sheet, base)
+    tap_across(anna, ben)
+    end_round_across(anna, ben)
 
     anna.locator("#sheet tr.round--done").nth(0).locator("a.correct-link").tap()
     anna.wait_for_url(re.compile(r"/rounds/1/correct$"))

@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from sqlalchemy import Engine, create_engine, select
 
 from models import Event, Game
-from tests.browser.taps import crossed, finish_round, give_figure, pass_cross, start_game, table_address, type_hand
+from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
 from tests.conftest import PhoneMaker
 from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.system.conftest import require
@@ -202,9 +202,7 @@ def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
     anna, ben = new_phone(ignore_https_errors=True), new_phone(ignore_https_errors=True)
     sheet = start_game(anna, base, PLAYERS)
     token = sheet.rsplit("/", 1)[1]
-    ben.goto(table_address(anna, sheet, base))
-    ben.wait_for_url(sheet)
-    anna.goto(sheet)
+    join_second_phone(anna, ben, sheet, base)
     until(lambda: stack.streams_on(0) >= 2, "both sheets stream from app server 1")
 
     # App server 2 is back; Caddy sends the next requests to it, the one with no open stream.
@@ -212,12 +210,7 @@ def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
     probe = stack.phone()
     until(lambda: probe.get("/healthz").ok and served_by(stack.apps[1], '"GET /healthz HTTP/1.1" 200', "python-requests") > 0,
           "Caddy sends requests to app server 2 again")
-    pass_cross(anna, 1)
-    expect(crossed(ben, 1)).to_have_count(1)
-    give_figure(ben, 2)
-    expect(anna.locator("#sheet .happy-man-row td").nth(2).locator(".holder")).to_be_visible()
-    pass_cross(ben, 0)
-    expect(crossed(anna, 0)).to_have_count(1)
+    tap_across(anna, ben)
     until(lambda: served_by(stack.apps[1], '"POST /g/…/') > 0, "app server 2 has taken a tap")
     assert stack.streams_on(1) == 0, "the sheets that showed those taps stream from app server 1"
 
@@ -226,11 +219,7 @@ def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
     until(lambda: stack.streams_on(1) >= 2, "both sheets stream from app server 2")
     pass_cross(ben, 2)
     expect(crossed(anna, 2)).to_have_count(1)
-    finish_round(anna, "Anna", 1)
-    type_hand(ben, 1, 10)
-    type_hand(anna, 2, 20)
-    for page in (anna, ben):
-        expect(page.locator("#sheet tr.round--done")).to_have_count(1)
+    end_round_across(anna, ben)
     scores = anna.locator("#sheet tr.round--done details.score summary .points").all_inner_texts()
     expect(ben.locator("#sheet tr.round--done details.score summary .points")).to_have_text(scores)
     played = probe.get(f"/g/{token}/record.json").json()["rounds"][0]
