@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     index = Index(load())
+    index.built()
     print(f"index built in {(time.perf_counter() - start) * 1000:.0f} ms")
     return report_eval(index, held_out_misses=args.held_out_misses) if args.eval else report_latency(index, args.repeat)
 

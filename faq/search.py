@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -318,7 +319,11 @@ class Section:
 
 
 class Index:
-    """Every game's FAQ in every language, each a section searched on its own."""
+    """Every game's FAQ in every language, each a section searched on its own and worked out on its first question.
+
+    Building a section costs a tenth of a second or more; an app that never answers a question in
+    a game and language (most apps the tests build) never pays for it.
+    """
 
     def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None) -> None:
         grouped: dict[tuple[str, str], list[Entry]] = defaultdict(list)
@@ -326,12 +331,27 @@ class Index:
             grouped[(entry.game, entry.lang)].append(entry)
         if vocabularies is None:
             vocabularies = load_vocabularies(CONTENT, sorted({game for game, _ in grouped}), LANGUAGES)
-        self.sections = {key: Section(vocabularies[key], found) for key, found in grouped.items()}
-        self.entries = [entry for section in self.sections.values() for entry in section.entries]
+        self._waiting = {key: (vocabularies[key], found) for key, found in grouped.items()}
+        self._sections: dict[tuple[str, str], Section] = {}
+        self._building = threading.Lock()
+        self.entries = [entry for found in grouped.values() for entry in found]
+
+    def section(self, game: str, lang: str) -> Section | None:
+        """Return the section of one game and language, built on first use (once, however many threads ask), or None."""
+        key = (game, lang)
+        if key not in self._sections and key in self._waiting:
+            with self._building:
+                if key not in self._sections:
+                    self._sections[key] = Section(*self._waiting[key])
+        return self._sections.get(key)
+
+    def built(self) -> list[Section]:
+        """Return every section, building those not asked for yet (for the offline index and to time the search alone)."""
+        return [found for game, lang in self._waiting if (found := self.section(game, lang)) is not None]
 
     def groups(self, query: str, *, game: str, lang: str) -> list[Group]:
         """Return, for each meaningful word of a query, the terms that stand for it in one game and language."""
-        section = self.sections.get((game, lang))
+        section = self.section(game, lang)
         return section.groups(query) if section else []
 
     def terms(self, query: str, *, game: str, lang: str) -> frozenset[str]:
@@ -340,8 +360,10 @@ class Index:
 
     def search(self, query: str, *, game: str, lang: str, limit: int = 10) -> list[Hit]:
         """Return the entries of one game and language that answer a query, best first; the closest ones if none does."""
-        section = self.sections.get((game, lang))
-        if section is None or not query.strip():
+        if not query.strip():
+            return []
+        section = self.section(game, lang)
+        if section is None:
             return []
         ranked, terms, matched = section.rank(query)
         return [Hit(entry=section.entries[at], score=score, terms=terms, vocabulary=section.vocabulary, nearest=not matched)
@@ -350,7 +372,7 @@ class Index:
     def offline(self) -> dict[str, Any]:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
-            "sections": [section.offline() for section in self.sections.values()],
+            "sections": [section.offline() for section in self.built()],
             "settings": {"sure": SURE, "coverage": COVERAGE, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},

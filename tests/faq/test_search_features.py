@@ -258,13 +258,15 @@ def test_compound_is_split_into_known_words() -> None:
         entry("count", "Welche Anzahl an Karten bekommt jeder?"),
         entry("other", "Wer gibt zuerst?"),
     ])
-    section = index.sections[("auruxxx", "de")]
+    section = index.section("auruxxx", "de")
+    assert section is not None
     assert section.split("kartenanzahl") == [term("karten"), term("anzahl")]
     assert ids(index, "Kartenanzahl") == ["count"]
 
 
 def test_compound_with_a_linking_s_or_a_number(real: Index) -> None:
-    section = real.sections[("12days", "de")]
+    section = real.section("12days", "de")
+    assert section is not None
     assert section.split("mehrheitsbonus") == [term("mehrheit", game="12days"), term("bonus", game="12days")]
     assert section.split("zehnerkarten") == ["10", term("karten", game="12days")]
 
