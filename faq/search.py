@@ -40,8 +40,16 @@ answer, the details, and the parts of the compounds it uses."""
 WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
-COVERAGE = 2.0
-"""How much an entry is raised when its title fields hold all of the question's words."""
+COVERAGE = 1.0
+"""How much an entry is raised when its title fields, taken together, hold all of the question's words."""
+NAMED = 2.0
+"""How much an entry is raised when a short question names nothing but terms it is the home of (its ``names``)."""
+SHORT = 2
+"""The most words a question may have and still be a term looked up: "Kartensegen", "quick mode"."""
+LINE_COVERAGE = 1.0
+"""How much more when one line of them (its question, one paraphrase, or its keywords) holds them all: the
+question said in one breath, not pieced together from many paraphrases, so more paraphrases sharpen an
+entry rather than blur it."""
 K1, B = 25.0, 0.5
 """BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
 SURE = {"known": 1.0, "number": 0.7, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
@@ -54,7 +62,7 @@ MIN_STEM_LENGTH = 4
 """The shortest known word an unknown longer word may be cut back to."""
 MAX_ENDING = 3
 """The most letters cut from an unknown word to reach a known one ("rausgehn" to "rausgeh")."""
-MIN_HALF = 2
+MIN_HALF = 3
 """The shortest half of a misspelt word split in two ("hapy man")."""
 MIN_PART = 3
 """The shortest part of a compound word."""
@@ -148,6 +156,15 @@ class Section:
                     titled[term].add(at)
         self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
+        self.lines = [
+            [sorted({term for word in WORD.findall(fold.fold(line)) if meaningful(word) for term in self._line_terms(word)})
+             for line in (e.question, *e.asked, " ".join(e.keywords))]
+            for e in self.entries
+        ]
+        """Each entry's title lines (question, paraphrases, keywords), each as the terms it holds."""
+        self.names = [sorted({term for word in WORD.findall(fold.fold(" ".join(e.names))) if meaningful(word) for term in self._line_terms(word)})
+                      for e in self.entries]
+        """The terms each entry is the home of."""
         self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
         """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
 
@@ -172,6 +189,10 @@ class Section:
                 rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
                 weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
         return {term: dict(sorted(found.items())) for term, found in weights.items()}
+
+    def _line_terms(self, word: str) -> list[str]:
+        """Return the terms a word of a title line holds: its own, and those of the parts it is compounded of."""
+        return [self.lexicon[word], *self.split(word)]
 
     def split(self, word: str) -> list[str]:
         """Return the terms of the two known words a compound is made of (Handkarten: Hand, Karte), or none.
@@ -243,8 +264,8 @@ class Section:
 
         Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
         is joined when it is a known word, or one typo from one while either half is unknown
-        (letters only, and no lone letter: "eine 7" or "i refill" is no misspelt word). Two
-        numbers stay two: "3 6" are three sixes, not 36.
+        (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok" or
+        "hand as" is no misspelt word). Two numbers stay two: "3 6" are three sixes, not 36.
         """
         meaningful = self.vocabulary.meaningful
         out: list[str] = []
@@ -291,9 +312,28 @@ class Section:
                 covered[at] += sure
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
-            ranked = [(score * (1 + COVERAGE * covered[at] / len(groups)), at) for at, score in scores.items()]
+            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * self._best_line(at, groups)
+                                     + self._named(at, groups)) / len(groups)), at)
+                      for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(query), terms, False
+
+    def _best_line(self, at: int, groups: Sequence[Group]) -> float:
+        """Return how much of a question one title line of an entry holds: the sum, over its words, of the surest term the line has."""
+        return max((self._held(line, groups) for line in self.lines[at]), default=0.0)
+
+    def _named(self, at: int, groups: Sequence[Group]) -> float:
+        """Return the raise of an entry for a short question each of whose words names a term the entry is the home of."""
+        held = set(self.names[at])
+        if len(groups) > SHORT or not all(any(term in held for term, _ in group) for group in groups):
+            return 0.0
+        return NAMED * self._held(self.names[at], groups)
+
+    @staticmethod
+    def _held(line: Sequence[str], groups: Sequence[Group]) -> float:
+        """Return the sum, over a question's words, of the surest term a set of terms holds."""
+        held = set(line)
+        return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
 
     def nearest(self, query: str) -> list[tuple[float, int]]:
         """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
@@ -313,6 +353,8 @@ class Section:
             "lexicon": self.lexicon,
             "postings": {term: [[at, weight] for at, weight in found.items()] for term, found in self.postings.items()},
             "titles": self.titles,
+            "lines": self.lines,
+            "names": self.names,
             "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
                          "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
         }
@@ -373,7 +415,7 @@ class Index:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "coverage": COVERAGE, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "settings": {"sure": SURE, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }
