@@ -103,16 +103,8 @@ def misses(asked: list[Question], index: Index) -> str:
                      for o in evaluate(index, asked) if not o.top1)
 
 
-NOT_TUNED_YET = {("12days", "en")}
-"""Sections where the first round's held-out questions, now tuning questions, were not tuned on yet."""
-
-
-@pytest.mark.parametrize(
-    ("game", "lang"),
-    [pytest.param(game, lang, marks=[pytest.mark.xfail(strict=True, reason="the folded held-out questions are not tuned on yet")]
-                  if (game, lang) in NOT_TUNED_YET else [])
-     for game in GAMES for lang in LANGUAGES],
-)
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
 def test_tuning_answer_is_first_for_85_and_in_the_top_three_for_95_percent(index: Index, game: str, lang: str) -> None:
     asked = [q for q in questions(TUNING) if (q.game, q.lang) == (game, lang)]
     rates = Rates.of(by_section(evaluate(index, asked))[(game, lang)])
