@@ -113,6 +113,8 @@ def setting(key: str, value: str) -> Callable[[str], str]:
                      id="control of the other game"),
         pytest.param("auruxxx.en.toml", 5, setting("page", "2"), "auruxxx.en.toml: entry[5].page: the rulebook page as text",
                      id="page as a number"),
+        pytest.param("12days.de.toml", 3, setting("names", '"Topf"'), "12days.de.toml: entry[3].names: a list of terms",
+                     id="names not a list"),
     ],
 )
 def test_broken_entry_is_named(tmp_path: Path, name: str, number: int, change: Callable[[str], str], named: str) -> None:

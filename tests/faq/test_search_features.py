@@ -351,3 +351,31 @@ def test_highlight_marks_matches_and_escapes(real: Index) -> None:
     marked = hit.highlight("Der Kartentausch & <b>mehr</b>")
     assert "<mark>Kartentausch</mark>" in marked
     assert "&amp;" in marked and "&lt;b&gt;" in marked
+
+
+def test_a_term_typed_alone_finds_the_entry_that_is_its_home_but_a_question_ranks_as_usual() -> None:
+    mentions = entry("mentions", "Was passiert mit dem Kartensegen und dem Kartentausch, wenn die Runde endet?",
+                     keywords=("Kartensegen", "Kartensegen am Ende"))
+    home = Entry(id="home", game="auruxxx", lang="de", topic="laying", question="Was bewirkt ein Kartensegen?",
+                 answer="Du ziehst bei jedem eine Karte.", details="Mehr dazu im Regelheft.", page="", keywords=(),
+                 controls=(), names=("Kartensegen",))
+    index = Index([mentions, home])
+    assert ids(index, "Kartensegen")[0] == "home"
+    assert ids(index, "Kartensegen am Rundenende, was passiert mit dem Tausch")[0] == "mentions"
+
+
+def test_a_question_held_in_one_paraphrase_beats_one_pieced_together_from_many() -> None:
+    """Both hold the same words, once each; only one says the question in one breath (and it comes second)."""
+    def asking(id: str, *asked: str) -> Entry:
+        return Entry(id=id, game="auruxxx", lang="de", topic="laying", question="Wer gibt?", answer="Ja.",
+                     details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
+    index = Index([asking("pieced", "Figur weg", "Runde vorbei", "Karte bekommen"),
+                   asking("whole", "Figur in der Runde bekommen", "Karte weg vorbei")])
+    assert ids(index, "Figur bekommen Runde")[0] == "whole"
+
+
+def test_short_halves_are_not_joined_into_a_misspelt_word(real: Index) -> None:
+    section = real.section("12days", "en")
+    assert section is not None
+    assert section.joined(["is", "it", "ok"]) == ["is", "it", "ok"]
+    assert section.joined(["in", "hand", "as"]) == ["in", "hand", "as"]
