@@ -99,8 +99,8 @@ def test_english_number_words_and_card_names_become_digits(said: str, digits: st
     assert fold(said, "en", game="12days") == digits
 
 
-def test_a_count_before_a_card_number_means_equal_cards_but_a_list_of_cards_does_not() -> None:
-    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "gleiche 3 und gleiche 5"
+def test_a_count_before_a_card_number_means_equal_cards_two_counts_several_pairs_but_a_list_of_cards_not_at_all() -> None:
+    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "mehrere gleiche 3 und gleiche 5"
     assert fold("three of us laid a ten", "en", game="12days") == "gleiche 3 of us laid a 10"
     assert fold("3 5 8 und 10", game="12days") == "3 5 8 und 10"
     assert "gleiche" not in fold("3, 3, 5 und 10", game="12days") and "gleiche" not in fold("3 5 8 10", "en", game="12days")
