@@ -162,6 +162,13 @@ class Section:
             for e in self.entries
         ]
         """Each entry's title lines (question, paraphrases, keywords), each as the terms it holds."""
+        lined: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for at, lines in enumerate(self.lines):
+            for number, line in enumerate(lines):
+                for term in line:
+                    lined[term].append((at, number))
+        self._lined = dict(lined)
+        """The (entry, line) pairs whose title line holds a term."""
         self.names = [sorted({term for word in WORD.findall(fold.fold(" ".join(e.names))) if meaningful(word) for term in self._line_terms(word)})
                       for e in self.entries]
         """The terms each entry is the home of."""
@@ -312,15 +319,29 @@ class Section:
                 covered[at] += sure
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
-            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * self._best_line(at, groups)
+            lines = self._best_lines(groups)
+            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0)
                                      + self._named(at, groups)) / len(groups)), at)
                       for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(query), terms, False
 
-    def _best_line(self, at: int, groups: Sequence[Group]) -> float:
-        """Return how much of a question one title line of an entry holds: the sum, over its words, of the surest term the line has."""
-        return max((self._held(line, groups) for line in self.lines[at]), default=0.0)
+    def _best_lines(self, groups: Sequence[Group]) -> dict[int, float]:
+        """Return, per entry, how much of a question its best title line holds: the sum, over the words, of the surest term the line has.
+
+        Only the lines holding some term are visited; the sums come out as the browser's, which adds
+        a 0 for every word a line lacks.
+        """
+        held: dict[tuple[int, int], list[float]] = {}
+        for number, group in enumerate(groups):
+            for term, sure in group:
+                for line in self._lined.get(term, ()):
+                    found = held.setdefault(line, [0.0] * len(groups))
+                    found[number] = max(found[number], sure)
+        best: dict[int, float] = {}
+        for (at, _), sures in held.items():
+            best[at] = max(best.get(at, 0.0), sum(sures))
+        return best
 
     def _named(self, at: int, groups: Sequence[Group]) -> float:
         """Return the raise of an entry for a short question each of whose words names a term the entry is the home of."""
