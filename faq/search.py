@@ -13,7 +13,9 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    compounded of, and the known words one typo away, each a little less sure than a known word.
 3. Add up each entry's weight for the best term of every word: the weights are BM25F over the
    entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
-   whose question or paraphrases hold more of the words is raised.
+   whose title fields hold more of the words is raised, more so when one line of them (the
+   question, one paraphrase, the keywords) holds them at once, and a question of one or two
+   words that names only terms an entry is the home of (its ``names``) raises that entry.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
