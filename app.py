@@ -13,7 +13,7 @@ from infra.config import Config, apply_instance_defaults, apply_pool_defaults
 from infra.redaction import RedactingFilter
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import addresses, assets, errors, faq, games, health, home, join, language, live, pwa, security, taps, theme
+from views import addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, result, seats, security, taps, theme
 from views.sheets import SHEETS
 
 
@@ -59,6 +59,9 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)
+    app.register_blueprint(seats.bp)
+    app.register_blueprint(evening.bp)
+    app.register_blueprint(result.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(pwa.bp)
     faq.init_app(app)

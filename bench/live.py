@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from tests.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
-from tests.system.phones import Phone, new_auruxxx_game  # noqa: E402
+from testbed.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
+from testbed.phones import Phone, new_auruxxx_game  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -96,7 +96,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tischblock-bench-") as folder:
         url = sqlite_url(Path(folder) / "tischblock.db")
         migrate(url)
-        server = GunicornServer(url, Path(folder) / "gunicorn.log", live_stream_seconds=25).start()
+        server = GunicornServer(url, Path(folder) / "gunicorn.log", live_stream_seconds=None).start()
         try:
             token = new_auruxxx_game(Phone(server.base), PLAYERS)
             sheet = f"{server.base}/g/{token}"

@@ -1,26 +1,35 @@
-"""Tables full of phones against the production server: K tables × 5 phones, every phone holding its live stream.
+"""Open sheets as a host would serve them: K tables × 5 phones, each holding its live stream, on the production server.
 
-    .venv/bin/python bench/load.py                      # SQLite, then PostgreSQL
-    .venv/bin/python bench/load.py --database sqlite --tables 20 50 --seconds 5
+    .venv/bin/python bench/load.py                                   # every setup, 1,000 to 10,000 open sheets
+    .venv/bin/python bench/load.py --setups sqlite --sheets 1000 3000 --seconds 20
+    .venv/bin/python bench/load.py --setups sqlite --profile profiles  # py-spy on every worker, breakdown per step
 
-Each phone is a raw client (asyncio sockets) that holds its sheet's stream open, as a browser
-does: gzip accepted, the push read as it arrives. At each table one phone after another taps
-(the Happy-Man figure changes hands), a tap every ``--interval`` seconds on average (random,
-exponential gaps: a busy card table). Tables come from addresses of their own in 127.0.0.0/8,
-so the server's caps per address stay at their defaults. K grows step by step; streams of
-earlier steps stay open.
+The server is ``python -m serving``'s gunicorn command line (two gevent workers) with the
+production stream settings: nothing about the streams is shortened or lengthened for the bench,
+so a stream ends when the app ends it and the phone reconnects with ``Last-Event-ID`` after the
+retry the stream asked for, as htmx's SSE extension does. Setups: SQLite; PostgreSQL; two app
+servers on one PostgreSQL, each table's phones split between them.
 
-Figures per step, against floors measured in the same run on the same server:
+Each phone is a raw asyncio client holding its stream (gzip, read as it arrives) from its
+table's own loopback address (127.x.y.z), as phones at different tables come from different
+addresses. Every table taps about once every 20 s (the Happy-Man figure changes hands;
+exponential gaps: a busy card table), from the phone whose turn it is; one more table taps
+every 0.5 s to time the push. ``/healthz`` is asked ten times a second throughout: the floor.
+The open sheets grow step by step (streams of earlier steps stay open and keep reconnecting).
 
-- tap p50/p95: the tapper's round trip (POST as htmx sends it, answered with the sheet),
-  against a trivial endpoint (``/healthz``) asked at the same time;
-- tap → other phones p50/p95: from sending the tap until each other phone of the table has
-  the pushed sheet, against the tapper's own round trip;
-- bytes of a tap's answer and of a pushed update, as they travel (compressed);
-- the largest K whose tap p95 stays under 100 ms.
+Per step, against floors measured in the same step on the same server:
 
-Everything runs on 127.0.0.1 and ends by itself; the server is the gunicorn command line of
-``python -m serving`` on a throwaway database. Server and clients share the machine's cores: read the ratios.
+- tap p50 [p95]: the tapper's round trip (POST as htmx sends it, answered with the sheet),
+  against ``/healthz``;
+- tap → other phones p50 [p95] at the timed table, against that tapper's own round trip (with
+  two servers: the phones on the other server);
+- failures (taps not answered 200, streams refused or cut), reconnects and what one costs
+  (time to the stream's headers) against ``/healthz``;
+- the server's memory per open sheet (proportional set size of its workers, less what they
+  held before the first stream), and the CPU the workers and this load generator used.
+
+The goals are printed at the end, met or missed. Everything runs on 127.0.0.1 and stops by
+itself; server and load generator share the machine's cores: read the ratios.
 """
 
 from __future__ import annotations
@@ -29,24 +38,41 @@ import argparse
 import asyncio
 import random
 import re
+import resource
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import GunicornServer, PostgresCluster, migrate, sqlite_url  # noqa: E402
+from bench.profile import Breakdown, read_profiles  # noqa: E402
+from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dana", "Emil"]
 PHONES = len(PLAYERS)
+STEPS = (1000, 3000, 6000, 10000)
 TAP_P95_GOAL_MS = 100.0
+PUSH_RATIO_GOAL = 1.5
+MEMORY_GOAL_KB = 50.0
+POSTGRESQL_RATIO_GOAL = 1.5
+OPENING_AT_ONCE = 64
+"""Streams being opened at the same moment while a step adds its phones."""
+OPENING_SECONDS = 90.0
+"""How long a step waits for its new streams to open before it measures whatever is open."""
+RETRY_SECONDS = 0.5
+"""What a phone waits before it reconnects, unless the stream said otherwise (htmx's default, ± 30 %)."""
+TIMEOUT = 60.0
 CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 EVENT_ID = re.compile(rb"^id: (\d+)$", re.MULTILINE)
+RETRY = re.compile(rb"^retry: (\d+)$", re.MULTILINE)
 CHANGE = re.compile(r'name="event" value="(\d+)"')
 
 
@@ -56,180 +82,344 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-@dataclass
-class Session:
-    """What every phone of the bench sends along: one session cookie and its CSRF token."""
-
-    cookie: str
-    csrf: str
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 @dataclass
 class Step:
-    """What one step of K tables measured."""
+    """What one step measured."""
 
-    tables: int
+    sheets: int
+    seconds: float = 0.0
     taps: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
-    others: list[float] = field(default_factory=list)
-    tap_bytes: list[int] = field(default_factory=list)
-    push_bytes: list[int] = field(default_factory=list)
-    failures: int = 0
+    timed_taps: list[float] = field(default_factory=list)
+    pushes: list[float] = field(default_factory=list)
+    reconnects: list[float] = field(default_factory=list)
+    tap_failures: int = 0
+    stream_failures: int = 0
+    floor_failures: int = 0
+    open_at_end: int = 0
+    memory_kb: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    breakdown: Breakdown | None = None
+    ticks_per_second: float = 0.0
+    """How often the workers asked SQLite for news, all together (0 on PostgreSQL, which tells them)."""
+
+    @property
+    def failures(self) -> int:
+        return self.tap_failures + self.stream_failures + self.floor_failures
+
+
+@dataclass
+class Server:
+    """One app server of the setup, as the phones reach it."""
+
+    process: GunicornServer
+
+    @property
+    def port(self) -> int:
+        return self.process.port
 
 
 class Table:
-    """One game with five phones: their streams, and the moments its taps were sent."""
+    """One game with five phones: their streams, whose turn it is, and when each version was sent."""
 
-    def __init__(self, token: str, address: str) -> None:
+    def __init__(self, token: str, address: str, servers: list[Server]) -> None:
         self.token = token
         self.address = address
-        self.sent: dict[int, float] = {}
+        self.servers = [servers[phone % len(servers)] for phone in range(PHONES)]
+        """The server each phone's stream (and taps) go to: with two, the phones are split between them."""
+        self.sent: dict[int, tuple[float, int]] = {}
+        """Version → (when its tap was sent, the tapping phone)."""
         self.holder = 0
+        self.timed = False
+
+
+class Load:
+    """Every phone of a setup: streams held, taps sent, the floor asked, and what the current step measured."""
+
+    def __init__(self, servers: list[Server], cookie: str, csrf: str) -> None:
+        self.servers = servers
+        self.cookie = cookie
+        self.csrf = csrf
+        self.tables: list[Table] = []
+        self.streams: list[asyncio.Task[None]] = []
+        self.open = 0
         self.step: Step | None = None
+        self.stopping = False
 
+    # --- HTTP -------------------------------------------------------------------------------
 
-async def request(
-    port: int, raw: bytes, *, source: str = "127.0.0.1"
-) -> tuple[int, dict[str, str], bytes]:
-    """Send one HTTP/1.1 request on a fresh connection (closed after) and return status, headers and body as sent."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    try:
-        writer.write(raw)
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
-        if "content-length" in headers:
-            body = await reader.readexactly(int(headers["content-length"]))
-        else:
-            body = await reader.read()
-        return status, headers, body
-    finally:
-        writer.close()
+    def head(self, method: str, path: str, *, body: str = "", extra: dict[str, str] | None = None, close: bool = True) -> bytes:
+        """Return a request as a phone's browser sends it (gzip accepted, its session cookie)."""
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Encoding: gzip", "Accept-Language: de", f"Cookie: {self.cookie}"]
+        if close:
+            lines.append("Connection: close")
+        lines += [f"{name}: {value}" for name, value in (extra or {}).items()]
+        if body:
+            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+        return ("\r\n".join(lines) + "\r\n\r\n" + body).encode()
 
+    async def request(self, port: int, raw: bytes, source: str) -> tuple[int, dict[str, str], bytes]:
+        """Send one request on a fresh connection and return status, headers and body as sent."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        try:
+            writer.write(raw)
+            status, headers = await read_head(reader)
+            if "content-length" in headers:
+                body = await reader.readexactly(int(headers["content-length"]))
+            elif headers.get("transfer-encoding") == "chunked":
+                body = b"".join([chunk async for chunk in chunks(reader)])
+            else:
+                body = await reader.read()
+            return status, headers, body
+        finally:
+            writer.close()
 
-def http(method: str, path: str, session: Session | None, body: str = "", **extra: str) -> bytes:
-    """Return the bytes of a request as a phone's browser would send it (htmx for taps)."""
-    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", "Accept-Encoding: gzip", "Accept-Language: de"]
-    if session is not None:
-        lines.append(f"Cookie: {session.cookie}")
-    lines += [f"{name.replace('_', '-')}: {value}" for name, value in extra.items()]
-    if body:
-        lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-    return ("\r\n".join(lines) + "\r\n\r\n" + body).encode()
+    # --- phones -----------------------------------------------------------------------------
 
+    async def hold(self, table: Table, phone: int, opened: asyncio.Event) -> None:
+        """Hold one phone's stream for as long as the bench runs, reconnecting as the browser does."""
+        server = table.servers[phone]
+        last_id: str | None = None
+        retry = RETRY_SECONDS
+        first = True
+        while not self.stopping:
+            extra = {"Accept": "text/event-stream"}
+            if last_id is not None:
+                extra["Last-Event-ID"] = last_id
+            started = time.perf_counter()
+            counted = False
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=(table.address, 0))
+            except OSError:
+                self._stream_failed()
+                await asyncio.sleep(retry)
+                continue
+            try:
+                writer.write(self.head("GET", f"/g/{table.token}/live?since=0", extra=extra, close=False))
+                status, _ = await asyncio.wait_for(read_head(reader), TIMEOUT)
+                if status != 200:
+                    raise ValueError(f"stream answered {status}")
+                if not first and self.step is not None:
+                    self.step.reconnects.append((time.perf_counter() - started) * 1000)
+                first = False
+                counted = True
+                self.open += 1
+                opened.set()
+                inflate = zlib.decompressobj(wbits=31)
+                async for chunk in chunks(reader):
+                    arrived = time.perf_counter()
+                    text = inflate.decompress(chunk)
+                    for found in RETRY.finditer(text):
+                        retry = int(found.group(1)) / 1000
+                    for found in EVENT_ID.finditer(text):
+                        last_id = found.group(1).decode()
+                        self._arrived(table, phone, int(last_id), arrived)
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, zlib.error, ValueError):
+                if not self.stopping:
+                    self._stream_failed()
+            finally:
+                if counted:
+                    self.open -= 1
+                writer.close()
+            await asyncio.sleep(retry * random.uniform(0.7, 1.3))
 
-async def hold_stream(port: int, table: Table, session: Session, opened: asyncio.Event) -> None:
-    """Hold one phone's stream: read chunked gzip as it comes, note when each version arrives."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(table.address, 0))
-    raw = http("GET", f"/g/{table.token}/live?since=0", session, Accept="text/event-stream").replace(b"Connection: close\r\n", b"")
-    writer.write(raw)
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
-    if b" 200 " not in head.split(b"\r\n", 1)[0]:
-        raise RuntimeError(f"stream refused: {head[:200]!r}")
-    opened.set()
-    inflate = zlib.decompressobj(wbits=31)
-    try:
-        while True:
-            size = int((await reader.readuntil(b"\r\n")).strip(), 16)
-            chunk = await reader.readexactly(size + 2)
-            if size == 0:
-                return
-            arrived = time.perf_counter()
-            text = inflate.decompress(chunk[:-2])
-            for found in EVENT_ID.finditer(text):
-                version = int(found.group(1))
-                sent = table.sent.get(version)
-                if sent is not None and table.step is not None:
-                    table.step.others.append((arrived - sent) * 1000)
-                    table.step.push_bytes.append(size)
-    except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
-        return
-    finally:
-        writer.close()
+    def _stream_failed(self) -> None:
+        if self.step is not None:
+            self.step.stream_failures += 1
 
+    def _arrived(self, table: Table, phone: int, version: int, arrived: float) -> None:
+        """Note a pushed version at a phone of the timed table: the push's latency, if another phone tapped it."""
+        sent = table.sent.get(version)
+        if not table.timed or sent is None or self.step is None:
+            return
+        when, tapper = sent
+        if phone != tapper and (len(self.servers) == 1 or table.servers[phone] is not table.servers[tapper]):
+            self.step.pushes.append((arrived - when) * 1000)
 
-async def tap(port: int, table: Table, session: Session, step: Step) -> None:
-    """One tap at the table: the next player takes the Happy-Man figure."""
-    table.holder = (table.holder + 1) % PHONES
-    body = f"csrf_token={session.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[table.holder]}"
-    raw = http("POST", f"/g/{table.token}/happy-man", session, body, HX_Request="true")
-    started = time.perf_counter()
-    version = max(table.sent, default=0) + 1
-    table.sent[version] = started
-    status, headers, answer = await request(port, raw, source=table.address)
-    took = (time.perf_counter() - started) * 1000
-    if status != 200:
-        step.failures += 1
-        return
-    step.taps.append(took)
-    step.tap_bytes.append(len(answer))
-    text = zlib.decompress(answer, wbits=31).decode() if headers.get("content-encoding") == "gzip" else answer.decode()
-    found = CHANGE.search(text)
-    if found and int(found.group(1)) != version:
-        table.sent[int(found.group(1))] = table.sent.pop(version)
-
-
-async def play(port: int, table: Table, session: Session, step: Step, interval: float, until: float) -> None:
-    """Tap at this table now and then until the step's time is up."""
-    await asyncio.sleep(random.uniform(0, interval))
-    while time.perf_counter() < until:
-        await tap(port, table, session, step)
-        await asyncio.sleep(random.expovariate(1 / interval))
-
-
-async def probe_floor(port: int, step: Step, until: float) -> None:
-    """Ask the trivial endpoint ten times a second while the tables tap."""
-    while time.perf_counter() < until:
+    async def tap(self, table: Table) -> None:
+        """One tap at the table: the next player takes the Happy-Man figure, from that player's phone."""
+        step = self.step
+        table.holder = (table.holder + 1) % PHONES
+        tapper = table.holder
+        body = f"csrf_token={self.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[tapper]}"
+        raw = self.head("POST", f"/g/{table.token}/happy-man", body=body, extra={"HX-Request": "true"})
+        version = max(table.sent, default=0) + 1
         started = time.perf_counter()
-        status, _, _ = await request(port, http("GET", "/healthz", None))
-        if status == 200:
-            step.floor.append((time.perf_counter() - started) * 1000)
-        await asyncio.sleep(0.1)
+        table.sent[version] = (started, tapper)
+        try:
+            status, headers, answer = await asyncio.wait_for(self.request(table.servers[tapper].port, raw, table.address), TIMEOUT)
+        except (OSError, asyncio.IncompleteReadError, TimeoutError):
+            status, headers, answer = 0, {}, b""
+        took = (time.perf_counter() - started) * 1000
+        if step is None:
+            return
+        if status != 200:
+            step.tap_failures += 1
+            return
+        step.taps.append(took)
+        if table.timed:
+            step.timed_taps.append(took)
+        text = zlib.decompress(answer, wbits=31).decode() if headers.get("content-encoding") == "gzip" else answer.decode()
+        found = CHANGE.search(text)
+        if found and int(found.group(1)) != version:  # another tap of this table came first
+            table.sent[int(found.group(1))] = table.sent.pop(version)
+
+    async def play(self, table: Table, mean_gap: float, until: float, *, steady: bool = False) -> None:
+        """Tap at a table until the step is over: exponential gaps around ``mean_gap``, or every ``mean_gap`` if ``steady``."""
+        gap = random.uniform(0, mean_gap)
+        while time.perf_counter() + gap < until:
+            await asyncio.sleep(gap)
+            await self.tap(table)
+            gap = mean_gap * random.uniform(0.9, 1.1) if steady else random.expovariate(1 / mean_gap)
+
+    async def probe_floor(self, until: float) -> None:
+        """Ask ``/healthz`` ten times a second."""
+        port = self.servers[0].port
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            try:
+                status, _, _ = await asyncio.wait_for(self.request(port, self.head("GET", "/healthz"), "127.0.0.1"), TIMEOUT)
+            except (OSError, asyncio.IncompleteReadError, TimeoutError):
+                status = 0
+            if self.step is not None:
+                if status == 200:
+                    self.step.floor.append((time.perf_counter() - started) * 1000)
+                else:
+                    self.step.floor_failures += 1
+            await asyncio.sleep(0.1)
+
+    async def open_tables(self, tokens: list[str], sheets: int) -> None:
+        """Add tables until ``sheets`` streams are open, a bounded number being opened at once."""
+        gate = asyncio.Semaphore(OPENING_AT_ONCE)
+
+        async def one(table: Table, phone: int) -> None:
+            async with gate:
+                opened = asyncio.Event()
+                self.streams.append(asyncio.create_task(self.hold(table, phone, opened)))
+                try:
+                    await asyncio.wait_for(opened.wait(), TIMEOUT)
+                except TimeoutError:  # counted as the stream's failure; the phone keeps trying
+                    pass
+
+        starting = []
+        while len(self.tables) * PHONES < sheets:
+            index = len(self.tables)
+            table = Table(tokens[index], address_of(index), self.servers)
+            table.timed = index == 0
+            self.tables.append(table)
+            starting += [one(table, phone) for phone in range(PHONES)]
+        opening = asyncio.gather(*starting)
+        opening.add_done_callback(lambda future: future.cancelled() or future.exception())  # stopped phones are no news
+        try:
+            await asyncio.wait_for(asyncio.shield(opening), OPENING_SECONDS)
+        except TimeoutError:  # a server that cannot keep up is measured as it is; its phones keep trying
+            print(f"    only {self.open:,d} of {sheets:,d} streams opened within {OPENING_SECONDS:.0f} s", flush=True)
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for task in self.streams:
+            task.cancel()
+        await asyncio.gather(*self.streams, return_exceptions=True)
+
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+    """Read a response's status line and headers."""
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in head[1:] if line)}
+    return int(head[0].split()[1]), headers
+
+
+async def chunks(reader: asyncio.StreamReader):  # type: ignore[no-untyped-def]
+    """Yield the chunks of a chunked body as they arrive, until the last one."""
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).strip(), 16)
+        chunk = await reader.readexactly(size + 2)
+        if size == 0:
+            return
+        yield chunk[:-2]
 
 
 def address_of(index: int) -> str:
-    """Return the loopback address table ``index`` connects from."""
-    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+    """Return the loopback address table ``index`` connects from (127.0.0.1 is the floor's)."""
+    return f"127.{1 + index // 62500}.{1 + index // 250 % 250}.{1 + index % 250}"
 
 
-async def run_steps(server: GunicornServer, tokens: list[str], session: Session, steps: list[int], seconds: float, interval: float) -> list[Step]:
-    """Open the streams of each step's new tables, then let every table tap for ``seconds``."""
-    tables: list[Table] = []
-    streams: list[asyncio.Task[None]] = []
-    results: list[Step] = []
-    try:
-        for count in steps:
-            while len(tables) < count:
-                table = Table(tokens[len(tables)], address_of(len(tables)))
-                tables.append(table)
-                for _ in range(PHONES):
-                    opened = asyncio.Event()
-                    streams.append(asyncio.create_task(hold_stream(server.port, table, session, opened)))
-                    await asyncio.wait_for(opened.wait(), 30)
-            step = Step(count)
-            for table in tables:
-                table.step = step
-            await asyncio.sleep(1.0)
-            until = time.perf_counter() + seconds
-            await asyncio.gather(probe_floor(server.port, step, until), *(play(server.port, t, session, step, interval, until) for t in tables))
-            await asyncio.sleep(1.0)  # the last pushes arrive
-            results.append(step)
-            print(f"    K={count:4d} ({count * PHONES} streams): {len(step.taps)} taps", flush=True)
-    finally:
-        for task in streams:
-            task.cancel()
-        await asyncio.gather(*streams, return_exceptions=True)
-    return results
+def raise_open_files() -> int:
+    """Raise this process's limit of open files to the hard limit (the servers it starts inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
 
 
-def session_for(server: GunicornServer, token: str) -> Session:
+def pss_kb(pids: list[int]) -> float:
+    """Return the proportional set size of these processes together, in KB (shared pages counted once)."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return float(total)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """Return the CPU seconds (user and system) these processes used so far."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return ticks / 100
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(load: Load, sheets: int, seconds: float, tap_every: float, timed_every: float, workers: list[int], profile: Path | None) -> Step:
+    """Let every table tap for ``seconds`` while the floor is asked; return what the step measured."""
+    step = Step(sheets, seconds)
+    spies = [spy(pid, seconds, profile / f"{sheets}-{pid}.txt") for pid in workers] if profile else []
+    server_before, client_before = cpu_seconds(workers), own_cpu()
+    load.step = step
+    until = time.perf_counter() + seconds
+    timed, *others = load.tables
+    players: list[Awaitable[None]] = [load.play(table, tap_every, until) for table in others]
+    await asyncio.gather(load.probe_floor(until), load.play(timed, timed_every, until, steady=True), *players)
+    step.server_cpu = (cpu_seconds(workers) - server_before) / seconds
+    step.client_cpu = (own_cpu() - client_before) / seconds
+    await asyncio.sleep(1.0)  # the last pushes arrive
+    load.step = None
+    step.open_at_end = load.open
+    for process in spies:
+        process.wait(30)
+    if profile:
+        step.breakdown = read_profiles([profile / f"{sheets}-{pid}.txt" for pid in workers])
+    return step
+
+
+def spy(pid: int, seconds: float, output: Path) -> subprocess.Popen[bytes]:
+    """Start py-spy on a worker for the step's duration (collapsed stacks; it samples without stopping the worker)."""
+    py_spy = str(Path(sys.executable).with_name("py-spy"))
+    argv = [py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100", "--nonblocking", "--format", "raw", "--output", str(output)]
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def session_for(port: int, token: str) -> tuple[str, str]:
     """Return a session cookie and the CSRF token of the same page."""
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     try:
         connection.request("GET", f"/g/{token}")
         answer = connection.getresponse()
@@ -239,89 +429,197 @@ def session_for(server: GunicornServer, token: str) -> Session:
         connection.close()
     found = CSRF.search(page)
     assert found is not None, page[:300]
-    return Session("; ".join(cookies), found.group(1))
+    return "; ".join(cookies), found.group(1)
 
 
-def report(name: str, steps: list[Step]) -> None:
-    """Print each step's figures against their floors, and the largest K within the tap goal."""
-    print(f"\n{name}: K tables × {PHONES} phones, each phone holding its stream (medians; p95 in brackets)")
-    print("      K  streams   tap p50 [p95]   floor /healthz p50 [p95]   ratio p50   tap→others p50 [p95]   ratio to own tap   failed")
-    for step in steps:
-        if not step.taps or not step.others:
-            print(f"  {step.tables:5d}  no taps measured ({step.failures} failed)")
-            continue
-        tap50, tap95 = statistics.median(step.taps), percentile(step.taps, 0.95)
-        floor50, floor95 = statistics.median(step.floor), percentile(step.floor, 0.95)
-        other50, other95 = statistics.median(step.others), percentile(step.others, 0.95)
-        print(
-            f"  {step.tables:5d}  {step.tables * PHONES:7d}  {tap50:6.1f} [{tap95:6.1f}] ms"
-            f"     {floor50:6.1f} [{floor95:6.1f}] ms          {tap50 / floor50:5.1f}×"
-            f"      {other50:6.1f} [{other95:6.1f}] ms        {other50 / tap50:5.2f}×        {step.failures}"
-        )
-    within = [step.tables for step in steps if step.taps and percentile(step.taps, 0.95) < TAP_P95_GOAL_MS]
-    largest = max(within) if within else 0
-    tried = max(step.tables for step in steps)
-    suffix = " (the largest tried)" if largest == tried else ""
-    print(f"  largest K with tap p95 under {TAP_P95_GOAL_MS:.0f} ms: {largest}{suffix} = {largest * PHONES} open streams")
-    tap_bytes = [size for step in steps for size in step.tap_bytes]
-    push_bytes = [size for step in steps for size in step.push_bytes]
-    if tap_bytes and push_bytes:
-        print(
-            f"  bytes per tap answer (gzip): median {statistics.median(tap_bytes):.0f}; "
-            f"per pushed update (gzip, on the stream): median {statistics.median(push_bytes):.0f}, max {max(push_bytes)}"
-        )
-    measured = [step for step in steps if step.taps and step.others]
-    thousand = next((step for step in measured if step.tables * PHONES >= 1000), None)
-    if thousand is not None and push_bytes:
-        worst = max(statistics.median(step.others) / statistics.median(step.taps) for step in measured)
-        print(
-            f"  goals: 1,000 streams with tap p95 < {TAP_P95_GOAL_MS:.0f} ms: {percentile(thousand.taps, 0.95):.0f} ms at"
-            f" {thousand.tables * PHONES} streams; tap→others median ≤ 2× own tap: at most {worst:.2f}×;"
-            f" pushed update < 2 KB: at most {max(push_bytes)} B"
-        )
+def create_games(database_url: str, count: int) -> list[str]:
+    """Start ``count`` AURUXXX games of five players the way the app does; return their edit tokens."""
+    from app import create_app
+    from views.games import create_game
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
+    with app.app_context():
+        return [create_game({"game": "auruxxx", "players": PLAYERS, "house_rules": {}}).token for _ in range(count)]
 
 
-def bench(name: str, database_url: str, folder: Path, steps: list[int], seconds: float, interval: float) -> None:
-    """Serve ``database_url`` as production does and run the steps against it."""
-    migrate(database_url)
-    server = GunicornServer(database_url, folder / f"{name}.log", live_stream_seconds=3600).start()
+async def run_setup(
+    servers: list[GunicornServer], tokens: list[str], steps: list[int], args: argparse.Namespace, profile: Path | None
+) -> list[Step]:
+    """Grow the open sheets step by step and measure each step."""
+    cookie, csrf = session_for(servers[0].port, tokens[0])
+    ticks_per_second = 0.0
+    if servers[0].database_url.startswith("sqlite"):
+        from infra.config import Config
+
+        tick = float(args.settings.get("LIVE_TICK_SECONDS", getattr(Config, "LIVE_TICK_SECONDS", 0.025)))
+        ticks_per_second = len(servers) * servers[0].workers / tick
+    load = Load([Server(server) for server in servers], cookie, csrf)
+    workers = [pid for server in servers for pid in server.worker_pids()]
+    for table_token in tokens[:3]:  # warm up every template and connection before the memory baseline
+        warm = Table(table_token, "127.0.0.1", load.servers)
+        for _ in range(4):
+            await load.tap(warm)
+    baseline = pss_kb(workers)
+    results = []
     try:
-        from app import create_app
-        from views.games import create_game
-
-        app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
-        with app.app_context():
-            tokens = [create_game({"game": "auruxxx", "players": PLAYERS, "house_rules": {}}).token for _ in range(max(steps))]
-        session = session_for(server, tokens[0])
-        print(f"  {name}: {max(steps)} games ready; stepping through K = {', '.join(map(str, steps))}", flush=True)
-        results = asyncio.run(run_steps(server, tokens, session, steps, seconds, interval))
+        for sheets in steps:
+            started = time.perf_counter()
+            await load.open_tables(tokens, sheets)
+            opening = time.perf_counter() - started
+            await asyncio.sleep(2.0)
+            step = await measure(load, sheets, args.seconds, args.tap_every, args.timed_every, workers, profile)
+            step.ticks_per_second = ticks_per_second
+            step.memory_kb = (pss_kb(workers) - baseline) / max(1, load.open)
+            results.append(step)
+            report(step)
+            print(
+                f"           ({load.open:,d} streams open at the end; opening the step's new ones took {opening:.1f} s;"
+                f" {len(step.taps)} taps, {len(step.pushes)} pushes timed)",
+                flush=True,
+            )
     finally:
-        server.stop()
-    report(name, results)
-    log = server.log_text()
-    if "Traceback" in log:
-        errors = sorted({line for line in log.splitlines() if "Error:" in line or "Exception:" in line})
-        print("  the server logged errors:", *errors[:5], sep="\n    ")
+        await load.stop()
+    return results
+
+
+def serve(database_url: str, folder: Path, name: str, settings: dict[str, str]) -> GunicornServer:
+    """Start the production server on a database, with the production stream settings."""
+    return GunicornServer(database_url, folder / f"{name}.log", live_stream_seconds=None, settings=settings).start(timeout=60)
+
+
+def bench(
+    name: str, database_url: str, servers_count: int, folder: Path, steps: list[int], args: argparse.Namespace, settings: dict[str, str]
+) -> list[Step]:
+    """Serve ``database_url`` with one or two app servers and run the steps against them."""
+    migrate(database_url)
+    started = time.perf_counter()
+    tokens = create_games(database_url, max(steps) // PHONES + 1)
+    print(f"  {name}: {len(tokens):,d} games started in {time.perf_counter() - started:.0f} s", flush=True)
+    servers = [serve(database_url, folder, f"{name}-{index}", settings) for index in range(servers_count)]
+    profile = None
+    if args.profile:
+        profile = Path(args.profile) / name.replace(" ", "-")
+        profile.mkdir(parents=True, exist_ok=True)
+    report_head(name)
+    try:
+        results = asyncio.run(run_setup(servers, tokens, steps, args, profile))
+    finally:
+        for server in servers:
+            server.stop(timeout=10)
+    for server in servers:
+        log = server.log_text()
+        if "Traceback" in log:
+            errors = sorted({line for line in log.splitlines() if "Error:" in line or "Exception:" in line})
+            print("  the server logged errors:", *errors[:5], sep="\n    ")
+    return results
+
+
+def report_head(name: str) -> None:
+    """Print the head of a setup's table (its rows follow step by step)."""
+    other = "phones on the other server" if "two" in name else "other phones"
+    print(f"\n{name}: open sheets = K tables × {PHONES} phones (p50 [p95], ms; floor = /healthz in the same step)")
+    print(
+        f"  {'sheets':>7}  {'tap':>15}  {'floor':>13}  {'ratio':>5}  {'tap → ' + other:>28}  {'own tap':>7}  {'ratio':>5}"
+        f"  {'reconnects':>10}  {'each':>6}  {'failed':>6}  {'KB/sheet':>8}  {'server CPU':>10}  {'bench CPU':>9}",
+        flush=True,
+    )
+
+
+def report(step: Step) -> None:
+    """Print one step's figures against their floors, and where the CPU went if it was profiled."""
+    if not step.taps or not step.floor:
+        print(f"  {step.sheets:7,d}  nothing answered ({step.failures} failures)", flush=True)
+        return
+    tap50, floor50 = median(step.taps), median(step.floor)
+    push50, own50 = median(step.pushes), median(step.timed_taps)
+    push95 = percentile(step.pushes, 0.95) if step.pushes else float("nan")
+    print(
+        f"  {step.sheets:7,d}  {tap50:6.1f} [{percentile(step.taps, 0.95):6.1f}]  {floor50:5.1f} [{percentile(step.floor, 0.95):5.1f}]"
+        f"  {tap50 / floor50:4.1f}×  {push50:18.1f} [{push95:6.1f}]  {own50:7.1f}  {push50 / own50:4.2f}×"
+        f"  {len(step.reconnects):10d}  {median(step.reconnects):6.1f}  {step.failures:6d}  {step.memory_kb:8.1f}"
+        f"  {step.server_cpu:9.0%}  {step.client_cpu:8.0%}",
+        flush=True,
+    )
+    if step.breakdown is not None:
+        print(f"    where the workers' CPU went (py-spy, {step.breakdown.samples} samples in {step.seconds:.0f} s):")
+        step.breakdown.print(step, indent="      ")
+
+
+def goals(results: dict[str, list[Step]]) -> None:
+    """Print every goal of the bench with its figure and floor, met or missed."""
+
+    def verdict(met: bool) -> str:
+        return "met" if met else "MISSED"
+
+    print("\nGoals (2 cores; each figure with its floor from the same step)")
+    for name, steps in results.items():
+        measured = [step for step in steps if step.taps and step.floor]
+        if not measured:
+            print(f"  {name}: nothing measured: MISSED")
+            continue
+        top = max(measured, key=lambda step: step.sheets)
+        p95 = percentile(top.taps, 0.95)
+        print(
+            f"  {name}: {top.sheets:,d} open sheets: tap p95 {p95:.0f} ms (floor /healthz p95 {percentile(top.floor, 0.95):.0f} ms)"
+            f" < {TAP_P95_GOAL_MS:.0f} ms and {top.failures} failures: {verdict(p95 < TAP_P95_GOAL_MS and top.failures == 0 and top.sheets >= max(STEPS))}"
+        )
+        timed = [step for step in measured if step.pushes and step.timed_taps]
+        if timed:
+            worst = max(timed, key=lambda step: median(step.pushes) / median(step.timed_taps))
+            ratio = median(worst.pushes) / median(worst.timed_taps)
+            print(
+                f"  {name}: tap → other phones median ≤ {PUSH_RATIO_GOAL}× the tapper's round trip at every step: worst {ratio:.2f}×"
+                f" ({median(worst.pushes):.1f} ms against {median(worst.timed_taps):.1f} ms at {worst.sheets:,d}): {verdict(ratio <= PUSH_RATIO_GOAL)}"
+            )
+        memory = top.memory_kb
+        print(f"  {name}: server memory ≤ {MEMORY_GOAL_KB:.0f} KB per open sheet: {memory:.1f} KB at {top.sheets:,d}: {verdict(memory <= MEMORY_GOAL_KB)}")
+    sqlite, postgresql = results.get("SQLite"), results.get("PostgreSQL")
+    if sqlite and postgresql:
+        ratios = []
+        for lite, pg in zip(sqlite, postgresql):
+            if lite.taps and pg.taps:
+                ratios.append((median(pg.taps) / median(lite.taps), percentile(pg.taps, 0.95) / percentile(lite.taps, 0.95), lite.sheets))
+        if ratios:
+            text = ", ".join(f"{sheets:,d}: {p50:.2f}× [{p95:.2f}×]" for p50, p95, sheets in ratios)
+            worst = max(max(p50, p95) for p50, p95, _ in ratios)
+            print(f"  PostgreSQL tap within {POSTGRESQL_RATIO_GOAL}× of SQLite at every step (p50 [p95]): {text}: {verdict(worst <= POSTGRESQL_RATIO_GOAL)}")
+
+
+SETUPS = ("sqlite", "postgresql", "two-servers")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--tables", type=int, nargs="+", default=[20, 100, 200, 300], help="the steps of K")
-    parser.add_argument("--seconds", type=float, default=8.0, help="how long each step taps (default 8)")
-    parser.add_argument("--interval", type=float, default=5.0, help="mean seconds between two taps at one table (default 5)")
+    parser.add_argument("--setups", nargs="+", choices=SETUPS, default=list(SETUPS))
+    parser.add_argument("--sheets", type=int, nargs="+", default=list(STEPS), help="the steps of open sheets")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long each step taps (default 30)")
+    parser.add_argument("--tap-every", type=float, default=20.0, help="mean seconds between two taps at one table (default 20)")
+    parser.add_argument("--timed-every", type=float, default=0.5, help="seconds between two taps at the timed table (default 0.5)")
+    parser.add_argument("--profile", metavar="FOLDER", help="run py-spy on every worker during each step and print where the time went")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", help="an environment variable for the servers")
     args = parser.parse_args()
-    steps = sorted(args.tables)
-    with tempfile.TemporaryDirectory(prefix="tischblock-bench-") as folder:
-        if args.database in ("sqlite", "both"):
-            bench("SQLite", sqlite_url(Path(folder) / "tischblock.db"), Path(folder), steps, args.seconds, args.interval)
-        if args.database in ("postgresql", "both"):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on the way out
+    steps = sorted(args.sheets)
+    settings = args.settings = dict(item.split("=", 1) for item in args.setting)
+    began = time.perf_counter()
+    print(f"open files allowed: {raise_open_files():,d}; server settings: {settings or 'the defaults'}", flush=True)
+    results: dict[str, list[Step]] = {}
+    with tempfile.TemporaryDirectory(prefix="tischblock-bench-") as scratch:
+        folder = Path(scratch)
+        if "sqlite" in args.setups:
+            results["SQLite"] = bench("SQLite", sqlite_url(folder / "tischblock.db"), 1, folder, steps, args, settings)
+        if "postgresql" in args.setups or "two-servers" in args.setups:
             cluster = PostgresCluster()
             try:
                 cluster.start()
-                bench("PostgreSQL", cluster.url, Path(folder), steps, args.seconds, args.interval)
+                if "postgresql" in args.setups:
+                    results["PostgreSQL"] = bench("PostgreSQL", cluster.url, 1, folder, steps, args, settings)
+                if "two-servers" in args.setups:
+                    results["two servers, one PostgreSQL"] = bench("two servers, one PostgreSQL", cluster.url, 2, folder, steps, args, settings)
             finally:
                 cluster.stop()
+    goals(results)
+    print(f"\nbench/load.py took {(time.perf_counter() - began) / 60:.1f} minutes")
     return 0
 
 

@@ -30,14 +30,22 @@ class Config:
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
     RATELIMIT_HEADERS_ENABLED = True
     """Flask-Limiter says on a limited route how many requests are left and, once refused, when to try again (``Retry-After``)."""
-    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "50"))
-    """How long one live stream stays open before the browser reconnects (views/live.py)."""
-    LIVE_STREAMS_PER_PROCESS = int(os.environ.get("LIVE_STREAMS_PER_PROCESS", "1500"))
-    """Open live streams one server process holds; one more is answered 503 with Retry-After."""
+    LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "600"))
+    """The longest one live stream stays open before the browser reconnects; each lives a share of it
+    drawn at random (views/live.py), so 10,000 phones reconnect about 30 times a second, never in a herd."""
+    LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "30"))
+    """How often a quiet stream says something: within the idle timeouts of common proxies (60 s and more)."""
+    LIVE_TICK_SECONDS = float(os.environ.get("LIVE_TICK_SECONDS", "0.025"))
+    """How often a process asks SQLite for the events stored since its last look (live/hub.py)."""
+    LIVE_STREAMS_PER_PROCESS = int(os.environ.get("LIVE_STREAMS_PER_PROCESS", "8000"))
+    """Open live streams one server process holds; one more is answered 503 with Retry-After.
+    Two workers hold 10,000 open sheets even when one of them took more than its half."""
     LIVE_STREAMS_PER_ADDRESS = int(os.environ.get("LIVE_STREAMS_PER_ADDRESS", "100"))
     """Open live streams one client address may hold in one process: a café's shared address, not a loop."""
     LIVE_RETRY_AFTER_SECONDS = int(os.environ.get("LIVE_RETRY_AFTER_SECONDS", "10"))
     """What a refused stream is told to wait before it tries again."""
+    EVENING_IDLE_HOURS = float(os.environ.get("EVENING_IDLE_HOURS", "6"))
+    """Hours a table may stay idle and still be the same evening: the next game after a longer pause begins a new one."""
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
     """Reverse proxies in front of the app whose X-Forwarded-* headers are believed (0: none, the default)."""
     COMPRESS_MIMETYPES = [

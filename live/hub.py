@@ -3,9 +3,15 @@
 Streams register the game they show and sleep on an in-process event. The listener learns
 of changes in three ways: a tap stored by this process announces itself at once (the
 ``appended`` signal of ``models``); PostgreSQL delivers the NOTIFY that every other process's
-taps send, on one LISTEN connection per process; on SQLite one query per tick asks for the
-newest version of every watched game. A version is the number of a game's newest event, so it
-only ever grows. The listener runs while any stream waits and stops a while after the last one left.
+taps send (the game and its new version), on one LISTEN connection per process; on SQLite one
+query per tick asks for the events stored since the last one it saw (the events' own ascending
+id), so a tick costs what changed, not how many games are open. A version is the number of a
+game's newest event, so it only ever grows. The listener runs while any stream waits and stops a
+while after the last one left.
+
+While it runs, the listener sees every change, so it knows the version of every game it has
+seen change or be watched since it started: a reconnecting stream is told its game's version
+without asking the database.
 
 The hub also counts open streams, per process and per client address, so that one client (or a
 page reloaded in a loop) cannot take every connection a process has.
@@ -16,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,18 +34,20 @@ from models import CHANGES_CHANNEL, Event, appended, db
 
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = 0.025
-"""How often SQLite is asked for the versions of the watched games."""
 IDLE_SECONDS = 30.0
 """How long the listener stays up after the last stream left, so a reconnect finds it running."""
 RETRY_SECONDS = 1.0
 """Pause before the listener tries again after the database failed it."""
 NOTIFY_POLL_SECONDS = 1.0
-"""How long one wait for a PostgreSQL notification lasts before the listener checks it is still needed."""
+"""How long the listener waits for PostgreSQL notifications before it checks it is still needed."""
 LISTENER_NAME = "tischblock-live"
 """How the listener's PostgreSQL session names itself (``pg_stat_activity.application_name``)."""
 QUERY_CHUNK = 500
-"""Games asked about in one query (SQLite limits the number of parameters)."""
+"""Games asked about in one query when the listener catches up (SQLite limits the number of parameters)."""
+EVENTS_PER_TICK = 1000
+"""Events one tick reads at most; a tick that found that many looks again at once."""
+VERSIONS_KEPT = 20_000
+"""Games whose version the listener remembers beyond the watched ones: the reconnects of a busy evening."""
 
 
 class StreamRefused(Exception):
@@ -62,6 +70,25 @@ def newest_versions(engine: Engine, game_ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
+def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int]]:
+    """Return (id, game, version) of the events stored after event ``last_id``, oldest first, at most a tick's worth.
+
+    On SQLite, ids are handed out by the one writer at a time, so a later commit never has a
+    smaller id: nothing is skipped.
+    """
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Event.id, Event.game_id, Event.seq).where(Event.id > last_id).order_by(Event.id).limit(EVENTS_PER_TICK)
+        )
+        return [(int(event_id), int(game_id), int(seq)) for event_id, game_id, seq in rows]
+
+
+def newest_event_id(engine: Engine) -> int:
+    """Return the id of the newest stored event (0 for none): where the listener starts reading."""
+    with engine.connect() as connection:
+        return int(connection.scalar(select(func.coalesce(func.max(Event.id), 0))) or 0)
+
+
 class Hub:
     """The live streams of one app in one process: who waits for which game, and how many streams are open."""
 
@@ -69,11 +96,15 @@ class Hub:
         self.app = app
         self.per_process = int(app.config["LIVE_STREAMS_PER_PROCESS"])
         self.per_address = int(app.config["LIVE_STREAMS_PER_ADDRESS"])
-        self.tick = float(app.config.get("LIVE_TICK_SECONDS", TICK_SECONDS))
+        self.tick = float(app.config["LIVE_TICK_SECONDS"])
         self._lock = threading.Lock()
         self._open: Counter[str] = Counter()
         self._watchers: Counter[int] = Counter()
         self._versions: dict[int, int] = {}
+        """The version of every watched game, as this process last heard."""
+        self._known: OrderedDict[int, int] = OrderedDict()
+        """Versions of games seen since the listener started, watched or not (trusted only while ``_caught_up``)."""
+        self._caught_up = False
         self._signals: dict[int, threading.Event] = {}
         self._listener: threading.Thread | None = None
         self._idle_since: float | None = None
@@ -105,12 +136,21 @@ class Hub:
 
     # --- waiting --------------------------------------------------------------------------
 
+    def version_of(self, game_id: int) -> int | None:
+        """Return a game's version if the running listener has kept track of it, else None (ask the database)."""
+        with self._lock:
+            if not self._caught_up:
+                return None
+            if game_id in self._versions:
+                return self._versions[game_id]
+            return self._known.get(game_id)
+
     @contextmanager
     def watching(self, game_id: int, version: int) -> Iterator[None]:
         """Keep a game watched while a stream shows it; ``version`` is what that stream read itself."""
         with self._lock:
             self._watchers[game_id] += 1
-            self._versions[game_id] = max(version, self._versions.get(game_id, 0))
+            self._versions[game_id] = max(version, self._versions.get(game_id, 0), self._known.get(game_id, 0))
             self._idle_since = None
             if self._listener is None:
                 self._listener = threading.Thread(target=self._listen, name="tischblock-live", daemon=True)
@@ -122,7 +162,7 @@ class Hub:
                 self._watchers[game_id] -= 1
                 if self._watchers[game_id] <= 0:
                     del self._watchers[game_id]
-                    self._versions.pop(game_id, None)
+                    self._remember(game_id, self._versions.pop(game_id, 0))
                     self._signals.pop(game_id, None)
 
     def wait(self, game_id: int, seen: int, timeout: float) -> int | None:
@@ -138,14 +178,26 @@ class Hub:
         return current if current > seen else None
 
     def changed(self, game_id: int, version: int) -> None:
-        """Record that a watched game reached ``version`` and wake its streams."""
+        """Record that a game reached ``version`` and wake its streams, if any watch it."""
         with self._lock:
-            if game_id not in self._watchers or version <= self._versions.get(game_id, 0):
+            if game_id not in self._watchers:
+                self._remember(game_id, version)
+                return
+            if version <= self._versions.get(game_id, 0):
                 return
             self._versions[game_id] = version
             signal = self._signals.pop(game_id, None)
         if signal is not None:
             signal.set()
+
+    def _remember(self, game_id: int, version: int) -> None:
+        """Keep an unwatched game's version while the listener is caught up (the caller holds the lock)."""
+        if not self._caught_up or version < self._known.get(game_id, 0):
+            return
+        self._known[game_id] = version
+        self._known.move_to_end(game_id)
+        while len(self._known) > VERSIONS_KEPT:
+            self._known.popitem(last=False)
 
     def _appended(self, sender: Engine, *, game_id: int, version: int, **extra: Any) -> None:
         """Wake a game's streams the moment this process stores a tap for it."""
@@ -169,7 +221,19 @@ class Hub:
             if now - self._idle_since < IDLE_SECONDS:
                 return True
             self._listener = None
+            self._lose_track()
             return False
+
+    def _lose_track(self) -> None:
+        """Forget the versions of unwatched games: nobody keeps track of them now (the caller holds the lock)."""
+        self._caught_up = False
+        self._known.clear()
+
+    def _catch_up(self, versions: dict[int, int]) -> None:
+        """Take the watched games' versions read when the listener (re)started; from now on it sees every change."""
+        with self._lock:
+            self._caught_up = True
+        self._publish(versions)
 
     def _publish(self, versions: dict[int, int]) -> None:
         for game_id, version in versions.items():
@@ -181,16 +245,24 @@ class Hub:
             engine = db.engine
         postgresql = engine.dialect.name == "postgresql"
         connection: Any = None
+        last_id: int | None = None
         try:
             while self._needed():
                 try:
                     if postgresql:
                         connection = self._listen_postgresql(engine, connection)
                     else:
-                        self._publish(newest_versions(engine, self._watched()))
-                        time.sleep(self.tick)
+                        if last_id is None:
+                            last_id = newest_event_id(engine)
+                            self._catch_up(newest_versions(engine, self._watched()))
+                        last_id, full = self.look(engine, last_id)
+                        if not full:
+                            time.sleep(self.tick)
                 except Exception:  # the listener must outlive a database restart; streams catch up meanwhile
                     log.exception("live listener: the database failed; trying again in %s s", RETRY_SECONDS)
+                    with self._lock:
+                        self._lose_track()
+                    last_id = None
                     if connection is not None:
                         connection.close()
                         connection = None
@@ -199,21 +271,29 @@ class Hub:
             if connection is not None:
                 connection.close()
 
+    def look(self, engine: Engine, last_id: int) -> tuple[int, bool]:
+        """One SQLite tick: publish the events stored after ``last_id``; return the newest id seen and whether the tick was full."""
+        events = events_after(engine, last_id)
+        newest: dict[int, int] = {}
+        for event_id, game_id, version in events:
+            last_id = event_id
+            newest[game_id] = max(version, newest.get(game_id, 0))
+        self._publish(newest)
+        return last_id, len(events) >= EVENTS_PER_TICK
+
     def _listen_postgresql(self, engine: Engine, connection: Any) -> Any:
-        """Wait once for a NOTIFY on the process's one LISTEN connection (opened if needed); read the versions it names."""
+        """Wait a while for NOTIFYs on the process's one LISTEN connection (opened if needed); each names a game and its version."""
         import psycopg
 
         if connection is None:
             url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             connection = psycopg.connect(url, autocommit=True, application_name=LISTENER_NAME)
             connection.execute(f"LISTEN {CHANGES_CHANNEL}")
-            self._publish(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
-        notes = connection.notifies(timeout=NOTIFY_POLL_SECONDS, stop_after=1)
-        games = {int(note.payload) for note in notes if note.payload.isdigit()}
-        with self._lock:
-            games &= set(self._watchers)
-        if games:
-            self._publish(_versions_on(connection, games))
+            self._catch_up(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
+        for note in connection.notifies(timeout=NOTIFY_POLL_SECONDS):
+            game, _, version = note.payload.partition(":")
+            if game.isdigit() and version.isdigit():
+                self.changed(int(game), int(version))
         return connection
 
 

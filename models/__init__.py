@@ -3,6 +3,8 @@
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
 from models.game import CardTable, Game, Player
+from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
+from models.table import games_at, last_change
 
 __all__ = [
     "CHANGES_CHANNEL",
@@ -12,12 +14,19 @@ __all__ = [
     "KeyReusedError",
     "Game",
     "Player",
+    "SeatClaim",
     "StaleError",
     "append_event",
     "appended",
     "folded",
     "history_of",
     "table_of",
+    "claim_seat",
+    "claims_at",
+    "current_claims",
+    "games_at",
+    "holder_at",
+    "last_change",
     "configure_engine",
     "db",
 ]

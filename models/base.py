@@ -1,5 +1,10 @@
-"""The database handle and column types shared by every model."""
+"""The database handle and column types shared by every model, and how SQLite is written to from evented workers."""
 
+import fcntl
+import os
+import sqlite3
+import threading
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -71,6 +76,171 @@ def _set_sqlite_pragmas(dbapi_connection: Any, connection_record: ConnectionPool
 
 
 def configure_engine(engine: Engine) -> None:
-    """Apply per-connection settings the chosen database needs."""
+    """Apply per-connection settings the chosen database needs; SQLite's connections pass the write gate."""
     if engine.dialect.name == "sqlite":
+        event.listen(engine, "do_connect", _gated)
         event.listen(engine, "connect", _set_sqlite_pragmas)
+
+
+def _gated(dialect: Dialect, record: ConnectionPoolEntry, cargs: Any, cparams: dict[str, Any]) -> None:
+    """Open SQLite connections as ``GatedConnection``s (the driver's ``factory``), unless the app chose another."""
+    cparams.setdefault("factory", GatedConnection)
+
+
+WRITE_STATEMENTS = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
+GATE_FIRST_WAIT = 0.0005
+"""First pause before a writer looks again whether another process's write has ended; it doubles up to ``GATE_LONGEST_WAIT``."""
+GATE_LONGEST_WAIT = 0.01
+
+
+class WriteGate:
+    """One writer at a time on an SQLite file, among the threads or greenlets of a process and the processes of the machine.
+
+    SQLite lets one connection write at a time and makes the others wait inside the driver,
+    in C, where a gevent worker cannot switch to another greenlet: every open sheet of that
+    worker would stop until the write ended. Writers wait here instead, before the write
+    begins: on a lock of the process (gevent's own once the worker patched ``threading``),
+    then on an ``flock`` of a file beside the database shared by every process, asked for
+    without blocking and, while another process writes, asked again after a short
+    ``time.sleep`` (gevent's, which lets the other greenlets run). A write only ever starts
+    when no writer of this app holds the database, so SQLite's own busy wait is left for
+    writers from outside the app (a migration, the sqlite3 shell).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._file: tuple[int, int] | None = None
+        """The lock file as (process id, descriptor): a forked worker opens its own, or its flock would be its parent's."""
+
+    def _descriptor(self) -> int:
+        if self._file is None or self._file[0] != os.getpid():
+            self._file = (os.getpid(), os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        return self._file[1]
+
+    def acquire(self) -> None:
+        """Wait, yielding to other greenlets, until this caller is the only writer of the database."""
+        self._lock.acquire()
+        try:
+            descriptor = self._descriptor()
+            pause = GATE_FIRST_WAIT
+            while True:
+                try:
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return
+                except BlockingIOError:
+                    time.sleep(pause)
+                    pause = min(pause * 2, GATE_LONGEST_WAIT)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def release(self) -> None:
+        """Let the next writer in."""
+        try:
+            fcntl.flock(self._descriptor(), fcntl.LOCK_UN)
+        finally:
+            self._lock.release()
+
+
+_GATES: dict[str, WriteGate] = {}
+_GATES_LOCK = threading.Lock()
+
+
+def write_gate(database: str) -> WriteGate:
+    """Return the one gate of a database file in this process."""
+    path = os.path.abspath(database) + "-writer"
+    with _GATES_LOCK:
+        return _GATES.setdefault(path, WriteGate(path))
+
+
+def _is_write(statement: str) -> bool:
+    return statement.lstrip().upper().startswith(WRITE_STATEMENTS)
+
+
+class GatedCursor(sqlite3.Cursor):
+    """A cursor that passes its connection's write gate before a statement that writes outside a transaction."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> "GatedCursor":
+        """Run a statement, passing the gate first if it begins a write."""
+        connection = self.connection
+        assert isinstance(connection, GatedConnection)
+        with connection.writing(sql):
+            super().execute(sql, parameters)
+        return self
+
+    def executemany(self, sql: str, parameters: Any, /) -> "GatedCursor":
+        """Run a statement for many rows, passing the gate first if it begins a write."""
+        connection = self.connection
+        assert isinstance(connection, GatedConnection)
+        with connection.writing(sql):
+            super().executemany(sql, parameters)
+        return self
+
+
+class GatedConnection(sqlite3.Connection):
+    """An SQLite connection that holds its file's ``WriteGate`` from its first write until the commit or rollback.
+
+    The driver begins a transaction itself right before the first write (``INSERT`` and the
+    like), so that is where the gate is taken; reads never take it (WAL lets them run beside
+    a writer). An in-memory database has no other writer and no gate.
+    """
+
+    def __init__(self, database: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(database, *args, **kwargs)
+        name = os.fsdecode(database) if isinstance(database, (str, bytes, os.PathLike)) else ""
+        in_memory = not name or name == ":memory:" or name.startswith("file::memory:") or "mode=memory" in name
+        self.gate = None if in_memory else write_gate(name)
+        self.holding = False
+
+    def cursor(self, factory: Any = GatedCursor) -> Any:
+        """Return a cursor that passes the gate before it writes."""
+        return super().cursor(factory)
+
+    def writing(self, sql: str) -> "_Writing":
+        """Return what to run a statement inside: it passes the gate if the statement starts a write."""
+        return _Writing(self, self.gate is not None and not self.holding and not self.in_transaction and _is_write(sql))
+
+    def _release(self) -> None:
+        if self.holding and self.gate is not None:
+            self.holding = False
+            self.gate.release()
+
+    def commit(self) -> None:
+        """Commit, then let the next writer in."""
+        try:
+            super().commit()
+        finally:
+            self._release()
+
+    def rollback(self) -> None:
+        """Roll back, then let the next writer in."""
+        try:
+            super().rollback()
+        finally:
+            self._release()
+
+    def close(self) -> None:
+        """Close, letting the next writer in if a write was left open."""
+        try:
+            super().close()
+        finally:
+            self._release()
+
+
+class _Writing:
+    """Holds a connection's gate around a statement that begins a write; lets go at once if no transaction stayed open."""
+
+    def __init__(self, connection: GatedConnection, gated: bool) -> None:
+        self.connection = connection
+        self.gated = gated
+
+    def __enter__(self) -> None:
+        if self.gated:
+            assert self.connection.gate is not None
+            self.connection.gate.acquire()
+            self.connection.holding = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.gated and not self.connection.in_transaction:
+            self.connection._release()

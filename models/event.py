@@ -1,6 +1,7 @@
 """The append-only history of a game: every tap at the table becomes one event."""
 
 import json
+from bisect import bisect_right
 import random
 import threading
 import time
@@ -20,11 +21,12 @@ from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
 from rules import json_value
 from rules.games import Table
-from rules.history import TableEvent, check, fold
+from rules.history import TableEvent, check, fold, step
 from rules.problems import Illegal
 
-HISTORIES_KEPT = 1024
-"""Games whose history (and folded table) a process keeps in memory: more than its phones have open at once."""
+HISTORIES_KEPT = 4096
+"""Games whose history (and folded table) a process keeps in memory: more than its phones have open at once
+(10,000 open sheets are 2,000 games, and either worker may take a tap of any of them)."""
 K = TypeVar("K")
 V = TypeVar("V")
 APPEND_ATTEMPTS = 30
@@ -109,7 +111,7 @@ def _find(game_id: int, idempotency_key: str, kind: str, payload: Mapping[str, j
 
 
 CHANGES_CHANNEL = "tischblock_games"
-"""The PostgreSQL channel on which a game's id is announced whenever its history grows."""
+"""The PostgreSQL channel on which a game's id and new version are announced whenever its history grows."""
 
 
 appended = Namespace().signal("appended")
@@ -117,10 +119,10 @@ appended = Namespace().signal("appended")
 commit: the live streams of this process learn of the tap without asking the database."""
 
 
-def _announce(game_id: int) -> None:
-    """Tell listening PostgreSQL sessions that a game changed; delivered only if the insert commits."""
+def _announce(game_id: int, version: int) -> None:
+    """Tell listening PostgreSQL sessions that a game reached ``version`` (as "game:version"); delivered only if the insert commits."""
     if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_notify(:channel, :game)"), {"channel": CHANGES_CHANNEL, "game": str(game_id)})
+        db.session.execute(text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": f"{game_id}:{version}"})
 
 
 class _Recent(Generic[K, V]):
@@ -152,8 +154,9 @@ GameKey = tuple[int, datetime]
 _HISTORIES: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(HISTORIES_KEPT)
 """The histories this process read lately. History is append-only and an event never changes once
 stored, so what was read stays true: only events numbered after the newest one read can be new."""
-_TABLES: _Recent[tuple[GameKey, int], Table[Any]] = _Recent(HISTORIES_KEPT)
-"""What each game's history added up to at the versions this process saw lately: folded once per change."""
+_TABLES: _Recent[GameKey, tuple[int, Table[Any]]] = _Recent(HISTORIES_KEPT)
+"""What each game's history added up to at the newest version this process saw: each change is
+played on from it (``rules.history.step``), so a tap costs the same in a long game as in a new one."""
 
 
 def _key(game: Game) -> GameKey:
@@ -174,15 +177,37 @@ def history_of(game: Game) -> list[TableEvent]:
     return list(events)
 
 
-def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
-    """Return a game's history and what it adds up to, folding it only if no request of this process did at this version."""
-    history = history_of(game)
-    version = (_key(game), history[-1].seq if history else 0)
-    table = _TABLES.get(version)
+def _table_at(game: Game, history: Sequence[TableEvent]) -> Table[Any]:
+    """Return what ``history`` adds up to: kept, played on from the newest table kept, or folded whole if it must be."""
+    key = _key(game)
+    version = history[-1].seq if history else 0
+    kept = _TABLES.get(key)
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    table: Table[Any] | None = None
+    if kept is not None and kept[0] < version:
+        table = kept[1]
+        for event in history[bisect_right(history, kept[0], key=lambda event: event.seq) :]:
+            table = step(table, event)
+            if table is None:
+                break
     if table is None:
         table = fold(game.setup, history)
-        _TABLES.put(version, table)
-    return history, table
+    _keep(key, version, table)
+    return table
+
+
+def _keep(key: GameKey, version: int, table: Table[Any]) -> None:
+    """Keep a game's table unless a newer one is kept already (another request may have moved on meanwhile)."""
+    kept = _TABLES.get(key)
+    if kept is None or kept[0] <= version:
+        _TABLES.put(key, (version, table))
+
+
+def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
+    """Return a game's history and what it adds up to, folding only what no request of this process folded yet."""
+    history = history_of(game)
+    return history, _table_at(game, history)
 
 
 def table_of(game: Game) -> Table[Any]:
@@ -248,7 +273,7 @@ def append_event(
         try:
             if precondition is not None:
                 precondition(events)
-            table = check(setup, events, TableEvent(seq, kind, dict(payload)))
+            table = check(setup, events, TableEvent(seq, kind, dict(payload)), table=_table_at(game, events))
         except (Illegal, StaleError):
             db.session.rollback()
             raise
@@ -262,13 +287,13 @@ def append_event(
         )
         db.session.add(recorded)
         try:
-            _announce(game_id)
+            _announce(game_id, seq)
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()
             conflict = error
             continue
-        _TABLES.put((key, seq), table)
+        _keep(key, seq, table)
         appended.send(db.session.get_bind(), game_id=game_id, version=seq)
         return recorded
     raise RuntimeError(

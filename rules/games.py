@@ -74,6 +74,10 @@ class GameRules(Protocol[G]):
         """Return everything the rules forbid in a typed game."""
         ...
 
+    def first_player(self, first_dealer: int, players: int) -> int | None:
+        """Return the seat that plays first in the game's first round, or None when everyone plays at once."""
+        ...
+
     def stages(self, game: G) -> Sequence[object]:
         """Return the finished rounds or days of a game, in order: what a correction corrects."""
         ...
@@ -87,6 +91,14 @@ class GameRules(Protocol[G]):
 
         ``events`` hold neither undos nor what they undid, nor an import (then ``start`` is
         the imported game).
+        """
+        ...
+
+    def step(self, table: Any, event: TableEvent) -> Table[G] | None:
+        """Return ``table`` (what this game's ``fold`` returned) with one more of its own events, exactly as ``fold`` would, or raise Illegal.
+
+        None says that only the whole fold can tell (a correction of a finished round or day,
+        which later ones build on): a tap then costs the same however long the game is.
         """
         ...
 

@@ -4,7 +4,9 @@ The app never overwrites a score. Every tap is appended as an event (a pass cros
 revealed card, a correction, an undo), and the sheet is whatever the events add up to.
 ``fold`` replays them through the same rules that check a record, so an event that would
 make the game illegal is refused before it is stored (``check``), and a stored history
-always folds.
+always folds. A new tap is played on from the table its history already added up to
+(``step``, each game's own reducer), so a tap costs the same in a long game as in a new one;
+only an undo, an import or a correction folds the whole history again.
 
 This module holds what every game's history shares: the events, undo, the import of a
 record as a game's first change, and the checks of a payload. What a game's own events
@@ -156,9 +158,37 @@ def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:
     return rules_of(base).fold(start, counted)
 
 
-def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent) -> Table[Any]:
-    """Return the game with a new event added, or raise Illegal: the test every tap passes."""
+def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent, *, table: Table[Any] | None = None) -> Table[Any]:
+    """Return the game with a new event added, or raise Illegal: the test every tap passes.
+
+    ``table`` is what ``events`` add up to, when the caller has it: a tap is then played on
+    from it (``step``), and only what ``step`` cannot play folds the whole history again.
+    """
+    if table is not None:
+        stepped = step(table, new)
+        if stepped is not None:
+            return stepped
     return fold(setup, [*events, new])
+
+
+def step(table: Table[Any], event: TableEvent) -> Table[Any] | None:
+    """Return the table with one more event, exactly as the whole fold would, or None when only the whole fold can tell.
+
+    An undo reaches back into the history and an import can only begin it: both always fold
+    again. The game's own events are the game's to step (a correction is not, in either game).
+
+    >>> table = fold({"game": "auruxxx", "players": ["Anna", "Ben"]}, [TableEvent(1, "pass", {"round": 0, "player": "Anna"})])
+    >>> dict(step(table, TableEvent(2, "pass", {"round": 0, "player": "Anna"})).current.passes)
+    {'Anna': 2}
+    >>> step(table, TableEvent(2, "undo", {"event": 1})) is None
+    True
+    """
+    if event.kind in (UNDO, IMPORT):
+        return None
+    if event.kind == REMATCH:
+        payload(event, ())
+        return table
+    return rules_of(table.game).step(table, event)
 
 
 def import_changes(game: object) -> list[Change]:

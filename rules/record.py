@@ -176,6 +176,18 @@ def _name_keys(name: str) -> tuple[str, str]:
     return _skeleton(_folded(seen)), _folded(_skeleton(seen))
 
 
+def same_name_key(name: str) -> str:
+    """Return one key for a name, to find the same player again in another game: its visible characters, folded, as a skeleton.
+
+    Two names with equal keys count as the same name; ``same_name_as`` also catches the rarer
+    look-alikes whose case folding and skeleton meet only the other way round.
+
+    >>> same_name_key("Anna") == same_name_key("anna") == same_name_key("\uff21nna") == same_name_key("An\u200bna")
+    True
+    """
+    return _name_keys(name)[0]
+
+
 def same_name_as(name: str, others: Iterable[str]) -> str | None:
     """Return the first of ``others`` that counts as the same name as ``name``, or None.
 
@@ -381,17 +393,15 @@ def _marked_problems(raw: JSON) -> Problems:
     return found
 
 
-def loads(text: str | bytes) -> object:
-    """Return the game a JSON text describes, or raise Illegal (broken or non-strict JSON, a key given twice, deep nesting).
+def decode(text: str | bytes) -> JSON:
+    """Return a JSON text decoded strictly, or raise Illegal: broken JSON, a key given twice, ``NaN`` or an infinity, deep nesting.
 
-    >>> loads('{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}')
+    Every record, a game's or an evening's, is decoded here, so each refuses the same texts with the same messages.
+
+    >>> decode('{"a": {"b": 1, "b": 2}}')
     Traceback (most recent call last):
     ...
-    rules.problems.Illegal: game: is given twice in one object
-    >>> loads('{"game": "auruxxx", "players": ["A", "B"], "result": NaN}')
-    Traceback (most recent call last):
-    ...
-    rules.problems.Illegal: result: NaN is not a JSON number
+    rules.problems.Illegal: a.b: is given twice in one object
     """
     decoding = _Decoding()
     try:
@@ -404,7 +414,23 @@ def loads(text: str | bytes) -> object:
         raise Illegal([_too_deep()])
     if decoding.marked:
         raise Illegal(_marked_problems(raw))
-    return parse(raw)
+    decoded: JSON = raw
+    return decoded
+
+
+def loads(text: str | bytes) -> object:
+    """Return the game a JSON text describes, or raise Illegal (broken or non-strict JSON, a key given twice, deep nesting).
+
+    >>> loads('{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: game: is given twice in one object
+    >>> loads('{"game": "auruxxx", "players": ["A", "B"], "result": NaN}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: result: NaN is not a JSON number
+    """
+    return parse(decode(text))
 
 
 def serialise(game: object) -> dict[str, JSON]:

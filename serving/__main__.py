@@ -5,13 +5,14 @@ import sys
 from pathlib import Path
 
 from infra.network import lan_address
-from serving.command import PORT, TLS_CERT, TLS_KEY, gunicorn_argv
+from serving.command import PORT, TLS_CERT, TLS_KEY, gunicorn_argv, raise_open_files
 
 
 def main() -> None:
     """Print the address for the phones, then hand the process over to gunicorn."""
     scheme = "https" if TLS_CERT and TLS_KEY else "http"
     print(f"\n  Tischblock: open {scheme}://{lan_address()}:{PORT}/ on the phones at the table\n", flush=True)
+    raise_open_files()
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     os.execv(gunicorn, gunicorn_argv(f"0.0.0.0:{PORT}"))
 

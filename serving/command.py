@@ -1,6 +1,7 @@
 """The gunicorn command line Tischblock is served with (``python -m serving`` runs it)."""
 
 import os
+import resource
 
 from infra.config import Config
 
@@ -10,6 +11,21 @@ HEADROOM = 500
 """Connections each worker keeps for taps and pages beyond its cap on live streams."""
 WORKER_CONNECTIONS = str(Config.LIVE_STREAMS_PER_PROCESS + HEADROOM)
 """What one evented worker holds at once: every live stream it admits, and room for taps beside them."""
+OPEN_FILES = Config.LIVE_STREAMS_PER_PROCESS + 2 * HEADROOM
+"""Descriptors one worker needs at least: a socket per connection, and files and database connections beside them."""
+
+
+def raise_open_files() -> int:
+    """Raise this process's limit of open files (which gunicorn and its workers inherit) as far as the system allows.
+
+    Many systems start programs with a limit of 1,024, far below the streams a worker holds;
+    the hard limit, which only the administrator can raise, is usually much higher.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(hard, max(soft, OPEN_FILES))
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return max(soft, wanted)
 TLS_CERT = os.environ.get("TLS_CERT", "")
 TLS_KEY = os.environ.get("TLS_KEY", "")
 """A certificate and its key (PEM files) to serve HTTPS: phones install the app and keep it offline only from a secure page."""

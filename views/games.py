@@ -6,7 +6,7 @@ Nothing here knows a game by name: the rules registry (``rules.games``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -16,13 +16,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from infra.extensions import csrf
 from models import CardTable, Game, Player, StaleError, db, table_of
 from models.event import add_first_events, append_event
-from rules import record
+from rules import evening_record, record
 from rules.games import find_game
 from rules.history import UNDO, Change, TableEvent, import_changes, superseded
 from rules.json_value import JSON
 from rules.problems import N_, Illegal, Problem
 from views.addresses import game_for_reading, game_or_404, shown_on_tv
-from views.changes import describe_history, rematch_of
+from views.changes import between_games, describe_history, rematch_of
 from views.forms import is_whole
 from views.limits import creating, importing
 from views.render import go_to
@@ -47,6 +47,8 @@ class NewGameForm:
     dealer: int = 0
     settings: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    action: str = ""
+    """Where the form is sent: the new-game page, or another game at a table (``views.evening``)."""
 
     @property
     def views(self) -> SheetView:
@@ -54,15 +56,20 @@ class NewGameForm:
         return sheet_of(self.kind)
 
     @classmethod
-    def empty(cls, kind: str) -> NewGameForm:
-        """Return a blank form with the defaults."""
+    def empty(cls, kind: str, *, action: str = "") -> NewGameForm:
+        """Return a blank form with the defaults, sent to ``action`` (the new-game page by default)."""
         views = sheet_of(kind)
-        return cls(kind=kind, names=[""] * views.SEATS, settings={option.name: option.default for option in views.OPTIONS})
+        return cls(
+            kind=kind,
+            names=[""] * views.SEATS,
+            settings={option.name: option.default for option in views.OPTIONS},
+            action=action or url_for("games.new", kind=kind),
+        )
 
     @classmethod
-    def submitted(cls, kind: str) -> NewGameForm:
+    def submitted(cls, kind: str, *, action: str = "") -> NewGameForm:
         """Return the form as it came in, cleaned of anything that is not one of its choices."""
-        form = cls.empty(kind)
+        form = cls.empty(kind, action=action)
         seats = form.views.SEATS
         names = [record.trimmed_name(name) for name in request.form.getlist("player")][:seats]
         form.names = names + [""] * (seats - len(names))
@@ -117,16 +124,24 @@ def create_game(
     (and stores nothing) when the rules refuse the changes, ``IntegrityError`` if ``previous``
     already has a rematch (the database allows one).
     """
-    game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
-    game.card_table = previous.card_table if previous else CardTable()
-    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(record.player_names(setup))]
-    db.session.add(game)
     try:
-        add_first_events(game, changes)
+        game = _add_game(setup, first_dealer=first_dealer, previous=previous, changes=changes)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
+    return game
+
+
+def _add_game(
+    setup: Mapping[str, JSON], *, first_dealer: int = 0, previous: Game | None = None, changes: Sequence[Change] = (), table: CardTable | None = None
+) -> Game:
+    """Add a new game, its players and first changes to the session, at ``previous``'s table, at ``table``, or at a new one."""
+    game = Game.from_setup(setup, first_dealer=first_dealer, previous_id=previous.id if previous else None)
+    game.card_table = previous.card_table if previous else table or CardTable()
+    game.players = [Player(seat=seat, name=name) for seat, name in enumerate(record.player_names(setup))]
+    db.session.add(game)
+    add_first_events(game, changes)
     return game
 
 
@@ -142,7 +157,7 @@ def recent_names() -> list[str]:
     return [name for name in session.get("recent_names", []) if isinstance(name, str)]
 
 
-def _new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
+def new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
     """Render the new-game form: the shared form, with the game's own fields from its template folder."""
     return render_template(
         f"{form.views.FOLDER}/new.html",
@@ -160,19 +175,28 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
     if kind not in SHEETS:
         abort(404)
     if request.method == "GET":
-        return _new_game_page(NewGameForm.empty(kind))
-    form = NewGameForm.submitted(kind)
+        return new_game_page(NewGameForm.empty(kind))
+    return answer_new_game_form(NewGameForm.submitted(kind), lambda setup, dealer: create_game(setup, first_dealer=dealer))
+
+
+def answer_new_game_form(
+    form: NewGameForm, start: Callable[[dict[str, JSON], int], Game]
+) -> BaseResponse | tuple[str, int]:
+    """Answer a posted new-game form: rearrange it on a button press, show the rules' refusal, or start the game.
+
+    ``start`` stores the game from its setup and first dealer: at a new table, or after a game at its table.
+    """
     action = request.form.get("action", "start")
     if action != "start":
         form.apply(action)
-        return _new_game_page(form)
+        return new_game_page(form)
     setup = form.setup()
     try:
         record.parse(setup)
     except Illegal as illegal:
         form.problems = [say(problem) for problem in illegal.problems]
-        return _new_game_page(form, 422)
-    game = create_game(setup, first_dealer=form.first_dealer())
+        return new_game_page(form, 422)
+    game = start(setup, form.first_dealer())
     remember_names(form.players)
     return go_to(url_for("games.sheet", token=game.token))
 
@@ -181,11 +205,12 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
 def sheet(token: str) -> BaseResponse:
     """Show the game's score sheet (without controls at the read-only address).
 
-    A table's TV moves on by itself once a rematch runs: it opens the table's current game.
+    A table's TV moves on by itself once the game is over (to the evening's standings) and
+    once a rematch runs: it opens whatever the table shows now.
     """
     game = game_for_reading(token)
     tv = shown_on_tv(game)
-    if tv is not None and rematch_of(game) is not None:
+    if tv is not None and (rematch_of(game) is not None or between_games(game)):
         return go_to(url_for("join.tv", token=tv.token))
     return sheet_of(game.kind).render(game)
 
@@ -245,25 +270,30 @@ def undo(token: str) -> BaseResponse:
 @bp.post("/g/<token>/rematch")
 @creating
 def rematch(token: str) -> BaseResponse:
-    """Start a new game with the same players and options, or join the one another phone started.
-
-    The deal moves on round the table. Two phones tapping at once both try to create it; the
-    database lets one game through (a game has one rematch) and the other phone joins it.
-    The old game's history notes the rematch, so every phone still on it hears of it live;
-    its fixed key makes that note once however many phones tap.
-    """
+    """Start a new game with the same players and options, or join the one another phone started; the deal moves on."""
     game = game_or_404(token)
+    successor = start_after(game, game.setup, first_dealer=sheet_of(game.kind).rematch(game))
+    return go_to(url_for("games.sheet", token=successor.token))
+
+
+def start_after(game: Game, setup: Mapping[str, JSON], *, first_dealer: int, changes: Sequence[Change] = ()) -> Game:
+    """Start the game that follows ``game`` at its table (a rematch, or another game), or return the one already there.
+
+    The database lets a game be followed once, so two phones tapping at once start one game
+    and the other phone joins it. The earlier game's history notes it (once, by its fixed
+    key), so every phone still on it hears of the next game live, and a TV moves on.
+    """
     successor = rematch_of(game)
     if successor is None:
         try:
-            successor = create_game(game.setup, first_dealer=sheet_of(game.kind).rematch(game), previous=game)
+            successor = create_game(setup, first_dealer=first_dealer, previous=game, changes=changes)
         except IntegrityError:
             db.session.rollback()
             successor = rematch_of(game)
             if successor is None:
                 raise
     append_event(game, "rematch", {}, idempotency_key="rematch")
-    return go_to(url_for("games.sheet", token=successor.token))
+    return successor
 
 
 @bp.get("/g/<token>/history")
@@ -321,9 +351,31 @@ def _import(data: bytes) -> Game:
     """
     if len(data) > MAX_IMPORT_BYTES:
         raise Illegal([Problem("record", N_("is larger than {size} KiB"), {"size": MAX_IMPORT_BYTES // 1024})])
-    imported = record.loads(data)
+    raw = record.decode(data)
+    if evening_record.is_evening(raw):
+        return _import_evening(evening_record.parse(raw))
+    imported = record.parse(raw)
     game = create_game(record.setup(imported), changes=import_changes(imported))
     current_app.logger.info("imported a %s game", game.kind)
+    return game
+
+
+def _import_evening(evening: evening_record.Evening) -> Game:
+    """Start an evening's games at a new table, each following the one before, in one transaction; return the last.
+
+    The last game is the table's current one: the table address and its TV open it.
+    """
+    table = CardTable(name=evening.table)
+    game: Game | None = None
+    try:
+        for imported in evening.games:
+            game = _add_game(record.setup(imported), previous=game, changes=import_changes(imported), table=table)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    assert game is not None, "an evening record holds at least one game"
+    current_app.logger.info("imported an evening of %d games", len(evening.games))
     return game
 
 

@@ -1,4 +1,4 @@
-"""Joining a table: its QR code, a table card to print, a TV that follows the table, and new addresses on demand.
+"""Joining a table: its QR code, a table card to print, a TV that follows the table (and shows the evening between games), and new addresses on demand.
 
 A table's address leads to whatever game is running there: scanned mid-game it opens the
 current game with edit rights, and after a rematch it opens the rematch.
@@ -16,6 +16,8 @@ from views.limits import joining
 from views.qr import for_phones, qr_svg
 from views.render import go_to, page_or_fragment
 from views.addresses import current_game_at, game_or_404
+from views.changes import between_games
+from views.evening import tv_between_games
 
 bp = Blueprint("join", __name__)
 
@@ -33,10 +35,15 @@ def table(token: str) -> Response:
 @bp.get("/t/<token>/tv")
 @joining
 def tv(token: str) -> Response:
-    """Show the table's current game read-only for a big screen, with the code to join, following every rematch."""
+    """Show the table's current game read-only for a big screen, with the code to join, following every rematch.
+
+    Between two games (one is over, the next not started) it shows the evening's standings.
+    """
     game = current_game_at(token)
     if game is None:
         abort(404)
+    if between_games(game):
+        return tv_between_games(game, token)
     return go_to(url_for("games.sheet", token=game.read_token, tv=token))
 
 

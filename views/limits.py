@@ -20,9 +20,13 @@ JOIN = "60/minute"
 """Join pages and new edit addresses for one address."""
 
 
+NEW_GAME_FORMS = ("games.new", "evening.next_game")
+"""The new-game forms: for a new table, and for another game at a table."""
+
+
 def _not_a_start() -> bool:
-    """Return whether a request to the new-game form only shows or rearranges it (and creates nothing)."""
-    if request.endpoint != "games.new":
+    """Return whether a request to a new-game form only shows or rearranges it (and creates nothing)."""
+    if request.endpoint not in NEW_GAME_FORMS:
         return False
     return request.method != "POST" or request.form.get("action", "start") != "start"
 

@@ -10,13 +10,18 @@ browser that reconnects with ``Last-Event-ID`` gets the current sheet if it miss
 If rendering fails, the stream says "changed" instead and the sheet fetches itself, as before.
 
 Streams wait on this process's one listener (``live.Hub``), which learns of changes from this
-process's own taps at once and from other processes through the database. A stream ends after
-``LIVE_STREAM_SECONDS`` and the browser reconnects. Each process caps its open streams, in all
-and per client address; a refused stream gets 503 with Retry-After and the browser tries again.
+process's own taps at once and from other processes through the database. A stream ends after a
+while, anywhere up to ``LIVE_STREAM_SECONDS``, so that streams opened together (by a server's
+restart, say) do not all come back together, and the browser reconnects with ``Last-Event-ID``;
+the reconnect looks the address up once and takes the game's version from the listener, so it
+costs about what ``/healthz`` does. A quiet stream says something every ``LIVE_KEEPALIVE_SECONDS``,
+within the idle time of common proxies. Each process caps its open streams, in all and per client
+address; a refused stream gets 503 with Retry-After and the browser tries again.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 
@@ -34,10 +39,8 @@ from views.sheets import sheet_of
 
 bp = Blueprint("live", __name__)
 
-STREAM_SECONDS = 50.0
-"""How long one stream stays open before the browser reconnects (``LIVE_STREAM_SECONDS``)."""
-KEEPALIVE_SECONDS = 10.0
-"""A quiet stream says something this often, so proxies and phones keep the connection."""
+SHORTEST_LIFE = 0.1
+"""The shortest a stream lives, as a share of ``LIVE_STREAM_SECONDS``: lives are spread evenly above it."""
 RETRY_MILLISECONDS = 500
 RETRY = Message.of(f"retry: {RETRY_MILLISECONDS}\n\n")
 
@@ -126,6 +129,7 @@ def messages(
     """
     update_of = _changed if refetch else _update
     hub = hub_of(app)
+    keepalive = float(app.config["LIVE_KEEPALIVE_SECONDS"])
     yield RETRY
     with hub.watching(game_id, seen):
         sent = since
@@ -137,7 +141,7 @@ def messages(
             sent, seen = update.version, max(seen, update.version)
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
-            newer = hub.wait(game_id, seen, min(left, KEEPALIVE_SECONDS))
+            newer = hub.wait(game_id, seen, min(left, keepalive))
             if newer is None:
                 if deadline - time.monotonic() > 0:
                     yield KEEPALIVE
@@ -149,6 +153,12 @@ def messages(
             if update.version != sent:
                 sent = update.version
                 yield update.message
+
+
+def lifetime(app: Flask) -> float:
+    """Return how long a new stream stays open: spread evenly up to ``LIVE_STREAM_SECONDS``, so reconnects never come in a herd."""
+    longest = float(app.config["LIVE_STREAM_SECONDS"])
+    return random.uniform(SHORTEST_LIFE * longest, longest)
 
 
 @bp.get("/g/<token>/live")
@@ -166,8 +176,9 @@ def changes(token: str) -> Response:
             retry_after=int(app.config["LIVE_RETRY_AFTER_SECONDS"]),
         ) from None
     try:
-        seen = version(game_id)
-        seconds = float(app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
+        known = hub.version_of(game_id)
+        seen = version(game_id) if known is None else known
+        seconds = lifetime(app)
         language = str(get_locale() or app.config["LANGUAGES"][0])
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
         on_tv = bool(request.args.get("tv"))

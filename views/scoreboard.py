@@ -77,22 +77,27 @@ def share_text(board: Scoreboard) -> str:
 
     "Anna gewinnt mit 28 Punkten – Ben 73, Cleo 80".
     """
+    others = [f"{player} {shown(board.totals[player])}" for player in board.ranking() if player not in board.winners]
+    return f"{headline(board)} – {', '.join(others)}" if others else headline(board)
+
+
+def headline(board: Scoreboard) -> str:
+    """Return who won a finished game and with how many points: "Anna gewinnt mit 28 Punkten"."""
     winners = list(board.winners)
     best = board.totals[winners[0]]
     count = best // 2 if best % 2 == 0 else 2
     if len(winners) == 1:
-        headline = ngettext(
+        said = ngettext(
             "%(name)s wins with %(points)s point", "%(name)s wins with %(points)s points", count,
             name=winners[0], points=shown(best),
         )
     else:
         names = str(gettext("%(names)s and %(last)s", names=", ".join(winners[:-1]), last=winners[-1]))
-        headline = ngettext(
+        said = ngettext(
             "%(names)s win with %(points)s point", "%(names)s win with %(points)s points", count,
             names=names, points=shown(best),
         )
-    others = [f"{player} {shown(board.totals[player])}" for player in board.ranking() if player not in winners]
-    return f"{headline} – {', '.join(others)}" if others else str(headline)
+    return str(said)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

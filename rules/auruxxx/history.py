@@ -28,7 +28,6 @@ from rules.auruxxx.score import (
 from rules.history import Change, Stages, TableEvent, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 
-EVENT_KINDS = ("pass", "happy_man", "finish", "hand", "correct_round")
 _PAYLOAD_KEYS = {
     "pass": ("round", "player"),
     "happy_man": ("round", "player"),
@@ -110,59 +109,15 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
     """Replay AURUXXX events, on from the rounds of ``start``, into finished rounds and the round being played."""
     players = start.players
     rounds: list[_Round] = [_Round.of(r, players) for r in start.rounds] + [_Round()]
-
-    def closed(r: _Round) -> bool:
-        return r.finisher is not None and all(p in r.hands for p in players if p != r.finisher)
-
     for event in events:
         place = f"events[{event.seq}]"
-        current_index: int | None = len(rounds) - 1 if len(rounds) <= ROUNDS else None
-        if event.kind not in EVENT_KINDS:
-            raise Illegal([problem(place, N_("{kind} is not a change of an AURUXXX game"), kind=repr(event.kind))])
         if event.kind == "correct_round":
             content = payload(event, ("round", "record"))
             index = finished(at(place, "round"), content["round"], len(rounds) - 1, ROUNDS_SAY)
             rounds[index] = _Round.of(read_round(content["record"], players, at("rounds", index)), players)
             continue
-        content = payload(event, _PAYLOAD_KEYS[event.kind])
-        index = position(at(place, "round"), content["round"], current_index, ROUNDS_SAY, ROUNDS)
-        who = player(at(place, "player"), content["player"], players)
-        state = rounds[index]
-        round_place = at("rounds", index)
-        if event.kind == "pass":
-            crosses = state.passes.get(who, 0) + 1
-            problems = pass_problems(at(at(round_place, "passes"), who), crosses)
-            if problems:
-                raise Illegal(problems)
-            state.passes[who] = crosses
-        elif event.kind == "happy_man":
-            state.holder_set, state.holder = True, who
-        elif event.kind == "finish":
-            golden12 = content["golden12"]
-            if isinstance(golden12, bool) or not isinstance(golden12, int):
-                raise Illegal([problem(at(round_place, "golden12"), N_("must be a whole number"))])
-            problems = finisher_golden12_problems(at(round_place, "golden12"), golden12)
-            if who in state.hands:
-                problems.append(
-                    problem(at(round_place, "finisher"), N_("{player} has already counted a hand this round"), player=who)
-                )
-            if problems:
-                raise Illegal(problems)
-            state.finisher, state.golden12 = who, golden12
-        else:
-            hand_place = at(at(round_place, "hands"), who)
-            if state.finisher is None:
-                raise Illegal([problem(hand_place, N_("hands are counted once the finisher is known"))])
-            if who == state.finisher:
-                raise Illegal([problem(hand_place, N_("the finisher has no hand left to count"))])
-            hand = read_hand(content["hand"], hand_place)
-            problems = hand_problems(hand_place, hand, start.house_rules)
-            if problems:
-                raise Illegal(problems)
-            state.hands[who] = hand
-        if event.kind in ("finish", "hand"):
-            _check_deck(state, index)
-        if closed(state) and len(rounds) <= ROUNDS:
+        current_index = len(rounds) - 1 if len(rounds) <= ROUNDS else None
+        if _play(rounds[-1], event, current_index, start):
             rounds.append(_Round())
 
     done: list[Round] = []
@@ -176,7 +131,87 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
                 passes=dict(state.passes), hands=dict(state.hands),
             )
         )
-    open_state = rounds[-1]
+    return _table(start, done, rounds[-1], holder)
+
+
+def step(table: AuruxxxTable, event: TableEvent) -> AuruxxxTable | None:
+    """Return the table with one more tap played on the round in play, as ``fold`` would; None for a correction.
+
+    A correction can change an earlier round's Happy-Man holder that later rounds inherit, so
+    only the whole fold can tell what it leads to.
+    """
+    if event.kind == "correct_round":
+        return None
+    game, current = table.game, table.current
+    holder = game.rounds[-1].happy_man if game.rounds else None
+    if current is None:
+        state = _Round()
+    else:
+        state = _Round(
+            passes=dict(current.passes), finisher=current.finisher, golden12=current.golden12,
+            hands=dict(current.hands), holder_set=True, holder=current.holder,
+        )
+    done = list(game.rounds)
+    if _play(state, event, None if current is None else current.index, game):
+        assert state.finisher is not None and state.golden12 is not None
+        done.append(
+            Round(
+                finisher=state.finisher, golden12=state.golden12, happy_man=state.holder,
+                passes=dict(state.passes), hands=dict(state.hands),
+            )
+        )
+        holder, state = state.holder, _Round()
+    return _table(game, done, state, holder)
+
+
+def _play(state: _Round, event: TableEvent, index: int | None, game: Game) -> bool:
+    """Play one tap on the round in play (number ``index``, None once all are finished); return whether it closed the round."""
+    place = f"events[{event.seq}]"
+    players = game.players
+    if event.kind not in _PAYLOAD_KEYS:
+        raise Illegal([problem(place, N_("{kind} is not a change of an AURUXXX game"), kind=repr(event.kind))])
+    content = payload(event, _PAYLOAD_KEYS[event.kind])
+    index = position(at(place, "round"), content["round"], index, ROUNDS_SAY, ROUNDS)
+    who = player(at(place, "player"), content["player"], players)
+    round_place = at("rounds", index)
+    if event.kind == "pass":
+        crosses = state.passes.get(who, 0) + 1
+        problems = pass_problems(at(at(round_place, "passes"), who), crosses)
+        if problems:
+            raise Illegal(problems)
+        state.passes[who] = crosses
+    elif event.kind == "happy_man":
+        state.holder_set, state.holder = True, who
+    elif event.kind == "finish":
+        golden12 = content["golden12"]
+        if isinstance(golden12, bool) or not isinstance(golden12, int):
+            raise Illegal([problem(at(round_place, "golden12"), N_("must be a whole number"))])
+        problems = finisher_golden12_problems(at(round_place, "golden12"), golden12)
+        if who in state.hands:
+            problems.append(
+                problem(at(round_place, "finisher"), N_("{player} has already counted a hand this round"), player=who)
+            )
+        if problems:
+            raise Illegal(problems)
+        state.finisher, state.golden12 = who, golden12
+    else:
+        hand_place = at(at(round_place, "hands"), who)
+        if state.finisher is None:
+            raise Illegal([problem(hand_place, N_("hands are counted once the finisher is known"))])
+        if who == state.finisher:
+            raise Illegal([problem(hand_place, N_("the finisher has no hand left to count"))])
+        hand = read_hand(content["hand"], hand_place)
+        problems = hand_problems(hand_place, hand, game.house_rules)
+        if problems:
+            raise Illegal(problems)
+        state.hands[who] = hand
+    if event.kind in ("finish", "hand"):
+        _check_deck(state, index)
+    return state.finisher is not None and all(p in state.hands for p in players if p != state.finisher)
+
+
+def _table(game: Game, done: list[Round], open_state: _Round, holder: str | None) -> AuruxxxTable:
+    """Return the table of the finished rounds and the round in play, checked as a whole; ``holder`` held the figure last."""
     current = None
     so_far = None
     if len(done) < ROUNDS:
@@ -194,11 +229,11 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
             finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
         )
         so_far = None if so_far.is_blank(holder) else so_far
-    game = Game(players=players, house_rules=start.house_rules, rounds=tuple(done[:ROUNDS]), open_round=so_far)
-    problems = game_problems(game)
+    finished_game = Game(players=game.players, house_rules=game.house_rules, rounds=tuple(done[:ROUNDS]), open_round=so_far)
+    problems = game_problems(finished_game)
     if problems:
         raise Illegal(problems)
-    return AuruxxxTable(game=game, current=current)
+    return AuruxxxTable(game=finished_game, current=current)
 
 
 def stages(game: Game) -> tuple[Round, ...]:

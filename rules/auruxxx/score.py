@@ -361,6 +361,15 @@ def starter(first_dealer: int, round_index: int, players: int) -> int:
     return (dealer(first_dealer, round_index, players) + 1) % players
 
 
+def first_player(first_dealer: int, players: int) -> int:
+    """Return the seat that plays first in the game: the one after the first dealer.
+
+    >>> first_player(2, 3)
+    0
+    """
+    return starter(first_dealer, 0, players)
+
+
 def retyped_hand(round_: Round, player: str, points: int, house_rules: HouseRules = HouseRules()) -> Hand:
     """Return the hand a correction means when it shows a player's hand as a typed total.
 

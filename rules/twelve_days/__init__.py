@@ -17,3 +17,4 @@ problems = game_problems  # noqa: F405
 stages = history.stages
 split_open = history.split_open
 fold = history.fold
+step = history.step

@@ -60,86 +60,113 @@ class TwelveDaysTable:
     """Final hands entered so far; the game holds them once every player's is in."""
 
 
+@dataclass(kw_only=True)
+class _Days:
+    """A 12 Days game while it is folded: finished days, the cards revealed on the open day, final hands so far."""
+
+    days: list[Day]
+    played: dict[str, Card]
+    hands: dict[str, tuple[Card, ...]]
+
+
 def fold(start: Game, events: Sequence[TableEvent]) -> TwelveDaysTable:
     """Replay 12 Days events, on from the days of ``start``, into finished days, the open day and the final hands."""
-    players, variant = start.players, start.variant
-    days: list[Day] = list(start.days)
-    played: dict[str, Card] = {}
-    hands: dict[str, tuple[Card, ...]] = dict(start.hands or {})
-
+    state = _Days(days=list(start.days), played={}, hands=dict(start.hands or {}))
     for event in events:
-        place = f"events[{event.seq}]"
-        current_index = len(days) if len(days) < variant.days else None
-        if event.kind not in EVENT_KINDS:
-            raise Illegal([problem(place, N_("{kind} is not a change of a 12 Days game"), kind=repr(event.kind))])
         if event.kind == "correct_day":
+            place = f"events[{event.seq}]"
             content = payload(event, ("day", "record"))
-            index = finished(at(place, "day"), content["day"], len(days), DAYS_SAY)
+            index = finished(at(place, "day"), content["day"], len(state.days), DAYS_SAY)
             day_place = at("days", index)
-            fixed = read_day(content["record"], players, day_place)
-            problems = day_problems(day_place, fixed, players, variant)
+            fixed = read_day(content["record"], start.players, day_place)
+            problems = day_problems(day_place, fixed, start.players, start.variant)
             if problems:
                 raise Illegal(problems)
-            days[index] = fixed
-            continue
-        if event.kind == "hand":
-            content = payload(event, ("player", "cards"))
-            who = player(at(place, "player"), content["player"], players)
-            hand_place = at("hands", who)
-            cards = read_hand(content["cards"], variant, hand_place)
-            problems = hand_problems(hand_place, cards, variant)
-            if problems:
-                raise Illegal(problems)
-            hands[who] = cards
-            continue
-        content = payload(event, _DAY_PAYLOAD_KEYS[event.kind])
-        index = position(at(place, "day"), content["day"], current_index, DAYS_SAY, variant.days)
-        day_place = at("days", index)
-        if event.kind == "taken":
-            if played:
-                raise Illegal([problem(day_place, N_("cards are already being entered for this day"))])
-            taker = None if content["player"] is None else player(at(place, "player"), content["player"], players)
-            days.append(TakenDay(taken_by=taker))
-            continue
-        who = player(at(place, "player"), content["player"], players)
-        if event.kind == "card":
-            card_place = at(at(day_place, "played"), who)
-            card = read_card(content["card"], card_place)
-            problems = card_problems(card_place, card, variant)
-            trial = {**played, who: card}
-            problems += deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "day")
-            if problems:
-                raise Illegal(problems)
-            played = trial
-            decision = reveal(played)
-            if len(played) == len(players) and not decision.claus_win:
-                days.append(PlayedDay(played=played))
-                played = {}
+            state.days[index] = fixed
         else:
-            decision = reveal(played)
-            day = PlayedDay(played=played, gift_to=who)
-            if len(played) < len(players) or not decision.claus_win:
-                raise Illegal(
-                    [problem(at(day_place, "gift_to"), N_("only a player who wins with a Claus card gives the day away"))]
-                )
-            problems = day_problems(day_place, day, players, variant)
-            if problems:
-                raise Illegal(problems)
-            days.append(day)
-            played = {}
+            _play(state, event, start)
+    return _table(state, start)
 
+
+def step(table: TwelveDaysTable, event: TableEvent) -> TwelveDaysTable | None:
+    """Return the table with one more card, gift, taken day or final hand, as ``fold`` would; None for a correction.
+
+    A corrected day moves the pot of every day after it: only the whole fold can tell.
+    """
+    if event.kind == "correct_day":
+        return None
+    played = dict(table.current.played) if table.current is not None else {}
+    state = _Days(days=list(table.game.days), played=played, hands=dict(table.hands))
+    _play(state, event, table.game)
+    return _table(state, table.game)
+
+
+def _play(state: _Days, event: TableEvent, game: Game) -> None:
+    """Play one tap of the game's own on the state: a card revealed, a day given away or taken, a final hand."""
+    players, variant = game.players, game.variant
+    place = f"events[{event.seq}]"
+    current_index = len(state.days) if len(state.days) < variant.days else None
+    if event.kind not in EVENT_KINDS or event.kind == "correct_day":
+        raise Illegal([problem(place, N_("{kind} is not a change of a 12 Days game"), kind=repr(event.kind))])
+    if event.kind == "hand":
+        content = payload(event, ("player", "cards"))
+        who = player(at(place, "player"), content["player"], players)
+        hand_place = at("hands", who)
+        cards = read_hand(content["cards"], variant, hand_place)
+        problems = hand_problems(hand_place, cards, variant)
+        if problems:
+            raise Illegal(problems)
+        state.hands[who] = cards
+        return
+    content = payload(event, _DAY_PAYLOAD_KEYS[event.kind])
+    index = position(at(place, "day"), content["day"], current_index, DAYS_SAY, variant.days)
+    day_place = at("days", index)
+    if event.kind == "taken":
+        if state.played:
+            raise Illegal([problem(day_place, N_("cards are already being entered for this day"))])
+        taker = None if content["player"] is None else player(at(place, "player"), content["player"], players)
+        state.days.append(TakenDay(taken_by=taker))
+        return
+    who = player(at(place, "player"), content["player"], players)
+    if event.kind == "card":
+        card_place = at(at(day_place, "played"), who)
+        card = read_card(content["card"], card_place)
+        problems = card_problems(card_place, card, variant)
+        trial = {**state.played, who: card}
+        problems += deck_count_problems(at(day_place, "played"), list(trial.values()), variant, "day")
+        if problems:
+            raise Illegal(problems)
+        state.played = trial
+        if len(trial) == len(players) and not reveal(trial).claus_win:
+            state.days.append(PlayedDay(played=trial))
+            state.played = {}
+        return
+    decision = reveal(state.played)
+    day = PlayedDay(played=state.played, gift_to=who)
+    if len(state.played) < len(players) or not decision.claus_win:
+        raise Illegal([problem(at(day_place, "gift_to"), N_("only a player who wins with a Claus card gives the day away"))])
+    problems = day_problems(day_place, day, players, variant)
+    if problems:
+        raise Illegal(problems)
+    state.days.append(day)
+    state.played = {}
+
+
+def _table(state: _Days, game: Game) -> TwelveDaysTable:
+    """Return the table the state adds up to, checked as a whole game."""
+    players, variant, days, played, hands = game.players, game.variant, state.days, state.played, state.hands
     all_hands = len(hands) == len(players)
-    game = Game(
+    whole = Game(
         players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None,
         open_day=DayInProgress(played=dict(played)) if played else None,
     )
-    problems = game_problems(game)
+    problems = game_problems(whole)
     if not all_hands:
         problems += deck_count_problems("hands", [c for h in hands.values() for c in h], variant, "hands")
     if problems:
         raise Illegal(problems)
     current = OpenDay(index=len(days), played=played) if len(days) < variant.days else None
-    return TwelveDaysTable(game=game, current=current, hands=hands)
+    return TwelveDaysTable(game=whole, current=current, hands=hands)
 
 
 def stages(game: Game) -> tuple[Day, ...]:

@@ -306,6 +306,15 @@ def score_game(game: Game) -> Result:
 # --- What is legal -----------------------------------------------------------------------
 
 
+def first_player(first_dealer: int, players: int) -> None:
+    """Return nobody: every day, all players reveal their cards at once.
+
+    >>> first_player(0, 3) is None
+    True
+    """
+    return None
+
+
 def card_problems(place: str, card: Card, variant: Variant) -> list[Problem]:
     """Return a problem unless the card exists in this variant."""
     if variant.copies(card) > 0:

@@ -51,6 +51,8 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
     watching = (page.locator("details.watch p.address a").first.text_content() or "").strip()
     tv = (page.locator("details.watch p.address a").nth(1).text_content() or "").strip()
     over = imported(page, base, finished_auruxxx())
+    page.goto(f"{over}/join")
+    tv_between = (page.locator("details.watch p.address a").nth(1).text_content() or "").strip()
     days = imported(page, base, twelve_days(hands=False))
     days_over = imported(page, base, twelve_days(hands=True))
     fresh_days = start_game(page, base, ["Anna", "Ben", "Cleo", "Dora", "Emil"], kind="12days")
@@ -83,6 +85,9 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
         "final hand": f"{days}/final-hand/0",
         "day correction": f"{days}/days/2/correct",
         "12 Days result": days_over,
+        "who holds this phone": f"{playing}/me",
+        "the evening": f"{over}/evening",
+        "TV between two games": tv_between,
     }
 
 

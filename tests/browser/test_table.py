@@ -110,7 +110,10 @@ def test_two_phones_tapping_rematch_at_once_start_one_game(live_server: str, pho
 def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
     browser: Browser, live_server: str, phones: list[Page], screenshot_dir: Path
 ) -> None:
-    """At 1920×1080 nothing scrolls, the totals are large, round, holder and code are in view; taps and a rematch reach it live."""
+    """At 1920×1080 nothing scrolls, the totals are large, round, holder and code are in view; taps and a rematch reach it live.
+
+    Between two games (a finished game, no rematch yet) the TV shows the result with the evening's standings.
+    """
     anna = phones[0]
     first = imported(anna, live_server, finished_auruxxx())
     anna.goto(f"{first}/join")
@@ -121,7 +124,7 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
     try:
         open_live(tv, tv_address)
         expect(tv.locator("body.on-tv")).to_have_count(1)
-        expect(tv.locator(".result-names")).to_have_text("Ben")
+        expect(tv.locator(".evening--tv h1")).to_contain_text("Ben")  # between two games: the result and the evening
         assert scan(tv.locator(".tv-join figure.qr"), screenshot_dir / "tv-1-code.png") == table
         tv.screenshot(path=str(screenshot_dir / "tv-2-result-1920.png"))
         open_live(anna, first)
@@ -143,7 +146,7 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
         days = imported(anna, live_server, twelve_days(hands=True))
         anna.goto(f"{days}/join")
         tv.goto((anna.locator("details.watch p.address a").nth(1).text_content() or "").strip())
-        expect(tv.locator(".result-names")).to_have_text("Ben")
+        expect(tv.locator(".evening--tv h1")).to_contain_text("Ben")
         height = tv.evaluate("[document.documentElement.scrollHeight, innerHeight]")
         assert height[0] <= height[1], f"twelve days scroll on the TV: {height}"
         tv.screenshot(path=str(screenshot_dir / "tv-4-twelve-days-1920.png"))

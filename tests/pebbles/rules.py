@@ -107,6 +107,11 @@ def problems(game: Game) -> list[Problem]:
     return found
 
 
+def first_player(first_dealer: int, players: int) -> int:
+    """Return the first dealer: in Pebbles whoever deals also plays first."""
+    return first_dealer
+
+
 def stages(game: Game) -> tuple[str, ...]:
     """Return the winners of the finished rounds: a round of Pebbles is who took its pebble."""
     return game.winners
@@ -129,3 +134,8 @@ def fold(start: Game, events: Sequence[TableEvent]) -> PebblesTable:
         position(at(place, "round"), content["round"], current, ROUNDS_SAY, ROUNDS)
         winners.append(player(at(place, "player"), content["player"], start.players))
     return PebblesTable(game=Game(players=start.players, winners=tuple(winners)))
+
+
+def step(table: PebblesTable, event: TableEvent) -> PebblesTable:
+    """Return the table with one more won round: a Pebbles game holds all there is to know, so it plays on from it."""
+    return fold(table.game, [event])

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import Engine, create_engine
 
 from tests.conftest import IN_CI
-from tests.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
+from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -62,8 +62,12 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[GunicornServer]:
-    """Serve the app with gunicorn (two gthread workers, 5-second live streams) on the database."""
-    running = GunicornServer(database_url, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").start()
+    """Serve the app with gunicorn (two gevent workers, streams of 5 to 50 seconds) on the database.
+
+    A quiet stream speaks every second, so a stream whose phone hung up ends (and is logged) at once.
+    """
+    log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
+    running = GunicornServer(database_url, log, settings={"LIVE_KEEPALIVE_SECONDS": "1"}).start()
     try:
         yield running
     finally:

@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 
 from models import Event, Game
 from rules.history import TableEvent, fold
-from tests.servers import GunicornServer
-from tests.system.phones import Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
+from testbed.phones import Phone, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 

@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from live.hub import LISTENER_NAME
-from tests.servers import GunicornServer
-from tests.system.phones import LiveStream, Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
+from testbed.phones import LiveStream, Phone, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 
@@ -112,9 +112,9 @@ def test_five_hundred_open_sheets_leave_taps_and_pages_answering(crowded_server:
             timeout=BOUND,
         )
         assert tap.status_code == 303
-        missed = read_until_all_have(streams, b"id: 1\n", WAIT)
-        assert not missed, f"{len(missed)} of 500 open sheets never got the tap"
-        assert all(b"hx-partial" in stream.received for stream in streams)
+        missed = read_until_all_have(streams, b"</hx-partial>", WAIT)
+        assert not missed, f"{len(missed)} of 500 open sheets never got the tap's sheet"
+        assert all(b"id: 1\n" in stream.received for stream in streams)
     finally:
         for stream in streams:
             stream.close()

@@ -21,8 +21,8 @@ import pytest
 from sqlalchemy import Engine, select
 
 from models import Event, Game
-from tests.servers import GunicornServer
-from tests.system.phones import LiveStream, Phone, finish_round, new_auruxxx_game
+from testbed.servers import GunicornServer
+from testbed.phones import LiveStream, Phone, finish_round, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from models import CardTable, Event, Game, Player, db
+from models import CardTable, Event, Game, Player, SeatClaim, db
 from rules import auruxxx, twelve_days
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -178,6 +178,7 @@ class Counts:
     games: int
     players: int
     events: int
+    seat_claims: int
     addresses: tuple[str | None, str | None]
 
 
@@ -190,5 +191,6 @@ def counts(app: Flask, game_id: int) -> Counts:
             games=db.session.scalar(select(func.count()).select_from(Game)) or 0,
             players=db.session.scalar(select(func.count()).select_from(Player)) or 0,
             events=db.session.scalar(select(func.count()).select_from(Event)) or 0,
+            seat_claims=db.session.scalar(select(func.count()).select_from(SeatClaim)) or 0,
             addresses=(game.token, game.read_token),
         )

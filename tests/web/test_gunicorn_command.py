@@ -1,10 +1,11 @@
 """``make run`` serves with evented workers, and its access log never shows a game's address."""
 
 import logging
+import resource
 
 from infra.redaction import RedactingFilter, redact
 from infra.config import Config
-from serving.command import gunicorn_argv
+from serving.command import OPEN_FILES, gunicorn_argv, raise_open_files
 
 
 def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
@@ -15,6 +16,16 @@ def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() 
     assert "--no-control-socket" in argv
     assert argv[argv.index("--logger-class") + 1] == "serving.access_log.RedactingLogger"
     assert argv[argv.index("--config") + 1] == "python:serving.hooks"
+
+
+def test_the_defaults_of_make_run_admit_ten_thousand_open_sheets_on_two_workers() -> None:
+    """Even when one worker took more than its half of the streams (each accepts what it can)."""
+    argv = gunicorn_argv("127.0.0.1:8000", "2")
+    connections = int(argv[argv.index("--worker-connections") + 1])
+    assert 2 * Config.LIVE_STREAMS_PER_PROCESS >= 1.5 * 10_000
+    assert connections > Config.LIVE_STREAMS_PER_PROCESS
+    assert OPEN_FILES > connections
+    assert raise_open_files() >= OPEN_FILES or resource.getrlimit(resource.RLIMIT_NOFILE)[1] < OPEN_FILES
 
 
 def test_gunicorn_serves_https_only_when_given_a_certificate_and_its_key() -> None:

@@ -40,19 +40,21 @@ from models import Game, db, table_of
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 from tests.web.states import PLAYERS, STATES, Tokens, clone, counts, start, tokens
 
-WRITE_BLUEPRINTS = ("games", "auruxxx", "twelve_days", "join")
+WRITE_BLUEPRINTS = ("games", "auruxxx", "twelve_days", "join", "seats", "evening")
 WRITE_ENDPOINTS = (
     "auruxxx.correct",
     "auruxxx.finish",
     "auruxxx.hand",
     "auruxxx.hand_on_happy_man",
     "auruxxx.pass_cross",
+    "evening.next_game",
     "games.import_record",
     "games.new",
     "games.rematch",
     "games.undo",
     "join.card",
     "join.new_address",
+    "seats.choose",
     "twelve_days.clear_day",
     "twelve_days.correct_day",
     "twelve_days.final_hand",
@@ -203,6 +205,8 @@ PLAUSIBLE: dict[str, st.SearchStrategy[str]] = {
     "event": st.sampled_from(["1", "2", "3", "4"]),
     "seen": st.sampled_from(["0", "1", "3", "9"]),
     "mode": st.sampled_from(["taken", "played"]),
+    "name": st.sampled_from([*PLAYERS, "", "anna", "Dora"]),
+    "then": st.sampled_from(["sheet", "join"]),
     "dealer": st.sampled_from(["0", "1", "2"]),
     "variant": st.sampled_from(["standard", "8nights", "8players"]),
     "golden12_in_hand": st.sampled_from(["12", "0", "25"]),
@@ -224,6 +228,8 @@ ENDPOINT_FIELDS: dict[str, tuple[str, ...]] = {
     "auruxxx.correct": ("seen", "finisher", "happy_man", "golden12", "passes-0", "passes-1", "passes-2", "hand-0", "hand-1", "hand-2"),
     "games.undo": ("event", "key"),
     "games.new": ("player", "player", "player", "dealer", "action", "variant", "golden12_in_hand", "two_in_hand", "halving", "rounding"),
+    "evening.next_game": ("player", "player", "player", "dealer", "action", "variant", "golden12_in_hand", "two_in_hand", "halving", "rounding"),
+    "seats.choose": ("name", "then"),
     "twelve_days.reveal_card": ("day", "player", "card", "key"),
     "twelve_days.give_day": ("day", "player", "key"),
     "twelve_days.take_day": ("day", "player", "key"),

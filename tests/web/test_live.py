@@ -6,8 +6,10 @@ from __future__ import annotations
 import gzip
 import re
 import threading
+import time
 import zlib
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from app import create_app
 from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
+from sqlalchemy import event as sqlalchemy_event
 from models import Event, db
 from tests.web.states import STATES, start, tap, tokens
 
@@ -191,6 +194,83 @@ def test_a_change_stored_by_another_process_reaches_the_streams_through_the_data
     assert result == [3]
     with app.app_context():
         assert newest_versions(db.engine, [game.id, 999]) == {game.id: 3, 999: 0}
+
+
+def statements_of(app: Flask, action: Any) -> list[tuple[str, int]]:
+    """Run ``action()`` and return every SQL statement it sent, with how many parameters each carried (the listener's own left out)."""
+    sent: list[tuple[str, int]] = []
+    caller = threading.get_ident()
+
+    def note(connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+        if threading.get_ident() == caller:
+            sent.append((statement, len(parameters or ())))
+
+    with app.app_context():
+        engine = db.engine
+    sqlalchemy_event.listen(engine, "before_cursor_execute", note)
+    try:
+        action()
+    finally:
+        sqlalchemy_event.remove(engine, "before_cursor_execute", note)
+    return sent
+
+
+def test_the_sqlite_tick_asks_one_question_however_many_games_are_open(tmp_path: Path) -> None:
+    """One query per tick, for the events after the last one seen: the same statement with one game watched or forty."""
+    app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600)
+    client = app.test_client()
+    games = [tokens(app, crossed_twice(client)).id for _ in range(40)]
+    hub = hub_of(app)
+    with app.app_context():
+        engine = db.engine
+    ticks = []
+    for watched in (games[:1], games):
+        with ExitStack() as stack:
+            for game_id in watched:
+                stack.enter_context(hub.watching(game_id, 2))
+            ticks.append(statements_of(app, lambda: hub.look(engine, 0)))
+    assert len(ticks[0]) == 1
+    assert ticks[0] == ticks[1]
+
+
+def test_the_sqlite_tick_hands_on_only_what_changed_since_the_last_look(tmp_path: Path) -> None:
+    app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600)
+    client = app.test_client()
+    first, second = (crossed_twice(client) for _ in range(2))
+    hub = hub_of(app)
+    with app.app_context():
+        engine = db.engine
+    last_id, _ = hub.look(engine, 0)
+    seen: list[tuple[int, int]] = []
+    real_changed = hub.changed
+    hub.changed = lambda game_id, version: seen.append((game_id, version)) or real_changed(game_id, version)  # type: ignore[method-assign]
+    assert hub.look(engine, last_id) == (last_id, False)
+    assert seen == []
+    tap(client, second, "pass", player="Ben", round="0")  # this process says so at once, and the tick once more
+    newest, _ = hub.look(engine, last_id)
+    assert newest == last_id + 1
+    assert set(seen) == {(tokens(app, second).id, 3)}
+    assert tokens(app, first).id not in dict(seen)
+
+
+def test_a_reconnect_takes_the_version_from_the_listener_and_asks_only_for_its_address(tmp_path: Path) -> None:
+    """With the listener keeping track, reopening a stream costs one query (the address), like the health check."""
+    app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=0.01)
+    client = app.test_client()
+    token = crossed_twice(client)
+    game = tokens(app, token)
+    thread, result, _ = wait_in_background(app, game.id, 2)
+    hub = hub_of(app)
+    deadline = time.monotonic() + WAIT
+    while hub.version_of(game.id) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hub.version_of(game.id) == 2
+    sent = statements_of(app, lambda: events_of(client.get(f"/g/{token}/live?since=0", headers={"Last-Event-ID": "2"})))
+    assert [statement.split()[0] for statement, _ in sent] == ["SELECT"]
+    assert "FROM games" in sent[0][0]
+    tap(client, token, "pass", player="Ben", round="0")
+    thread.join(WAIT)
+    assert result == [3]
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Real servers for the system tests and the benchmarks: a throwaway PostgreSQL cluster and gunicorn.
 
-Nothing here depends on pytest, so ``bench/`` can use it too. Every server is started as a
-child of this process and stopped by its own process id; nothing listens beyond 127.0.0.1.
+Every server is started as a child of this process and stopped by its own process id;
+nothing listens beyond 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -111,6 +111,8 @@ class GunicornServer:
     """The app under gunicorn exactly as ``python -m serving`` starts it (two gevent workers), on a free local port.
 
     ``settings`` are extra environment variables for the app (stream caps, for instance).
+    ``live_stream_seconds`` shortens the streams for a test (each lives 10 % to 100 % of it, at least 5 s by
+    default, as long as a test waits for a push); None keeps the production setting.
 
     It runs in its own process group, so ``kill_hard`` can SIGKILL the master and its
     workers at once, as a power cut or the OOM killer would.
@@ -122,7 +124,7 @@ class GunicornServer:
         log_path: Path,
         *,
         workers: int = 2,
-        live_stream_seconds: float = 5.0,
+        live_stream_seconds: float | None = 50.0,
         port: int | None = None,
         settings: Mapping[str, str] | None = None,
     ) -> None:
@@ -144,13 +146,10 @@ class GunicornServer:
         """Start gunicorn and return once it answers the front page."""
         argv = gunicorn_argv(f"127.0.0.1:{self.port}", str(self.workers))
         argv[0] = str(Path(sys.executable).with_name("gunicorn"))
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "SECRET_KEY": SECRET_KEY,
-            "LIVE_STREAM_SECONDS": str(self.live_stream_seconds),
-            **self.settings,
-        }
+        env = {**os.environ, "DATABASE_URL": self.database_url, "SECRET_KEY": SECRET_KEY}
+        if self.live_stream_seconds is not None:
+            env["LIVE_STREAM_SECONDS"] = str(self.live_stream_seconds)
+        env.update(self.settings)
         self._log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
@@ -172,6 +171,13 @@ class GunicornServer:
     def _all_workers_booted(self) -> bool:
         """Return whether every worker has said it booted (the first answer may come from one only)."""
         return self.log_text().count("Booting worker") >= self.workers
+
+    def worker_pids(self) -> list[int]:
+        """Return the process ids of gunicorn's workers (the master's children)."""
+        if self.process is None:
+            return []
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
     def log_text(self) -> str:
         """Return what gunicorn wrote so far (its own log and the access log)."""
