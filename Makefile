@@ -16,14 +16,17 @@ VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBO
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test messages chromium postgresql rsvg-convert icu faq-eval bench
+.PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert icu faq-eval bench
 
-run: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) rsvg-convert
+run: build
 	$(FLASK) db upgrade
 	$(BIN)/python -m serving
 
+# Everything a server needs to run the app, without starting it: a host's install and its upgrades (docs/deploy.md).
+build: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) rsvg-convert
+
 # The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
-test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql rsvg-convert
+test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server rsvg-convert
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto --dist loadfile
 
@@ -96,6 +99,19 @@ postgresql:
 	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
 		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 		$$sudo apt-get update && $$sudo apt-get install -y postgresql; \
+	fi
+
+# The production stack's system test (tests/system/test_https_stack.py) runs its own Caddy and Redis.
+caddy:
+	@if ! command -v caddy >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y caddy; \
+	fi
+
+redis-server:
+	@if ! command -v redis-server >/dev/null; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+		$$sudo apt-get update && $$sudo apt-get install -y redis-server; \
 	fi
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),

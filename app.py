@@ -1,5 +1,6 @@
 """The application factory: settings, extensions, blueprints and commands in one place."""
 
+import logging
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -10,8 +11,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import MapAdapter
 
 from infra.cli import score_command
-from infra.config import Config, apply_instance_defaults, apply_pool_defaults
-from infra.redaction import RedactingFilter
+from infra.config import Config, apply_engine_defaults, apply_instance_defaults
+from infra.redaction import redact_records_of
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
 from views import (
@@ -57,12 +58,13 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
         app.config.from_object(config)
     os.makedirs(app.instance_path, exist_ok=True)
     apply_instance_defaults(app.config, app.instance_path)
-    apply_pool_defaults(app.config)
+    apply_engine_defaults(app.config)
 
     if app.testing:
         app.jinja_env.undefined = StrictUndefined
     trust_proxies(app)
-    app.logger.addFilter(RedactingFilter())
+    redact_records_of(app.logger)
+    redact_records_of(logging.getLogger("werkzeug"))  # the request lines of ``flask run`` and the tests' live servers
 
     db.init_app(app)
     with app.app_context():

@@ -82,6 +82,8 @@ class Entry:
     controls: tuple[str, ...]
     asked: tuple[str, ...] = ()
     """The question as players put it at the table, in their own words."""
+    names: tuple[str, ...] = ()
+    """The game's terms this entry is the home of: a question of one or two words naming one finds this entry first."""
 
 
 def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str]) -> Entry | None:
@@ -92,7 +94,7 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
     for key in REQUIRED_TEXT:
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             problems.append(f"{place}.{key}: needs text")
-    unknown = set(raw) - {*REQUIRED_TEXT, "page", "keywords", "controls", "asked"}
+    unknown = set(raw) - {*REQUIRED_TEXT, "page", "keywords", "controls", "asked", "names"}
     if unknown:
         problems.append(f"{place}: unknown keys {sorted(unknown)}")
     game = outline.game
@@ -101,12 +103,16 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
     keywords = raw.get("keywords", [])
     controls = raw.get("controls", [])
     asked = raw.get("asked", [])
+    names = raw.get("names", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
         problems.append(f"{place}.keywords: a list of words")
         keywords = []
     if not isinstance(asked, list) or not all(isinstance(a, str) and a.strip() for a in asked):
         problems.append(f"{place}.asked: a list of questions")
         asked = []
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        problems.append(f"{place}.names: a list of terms")
+        names = []
     if not isinstance(controls, list) or not all(c in outline.controls for c in controls):
         problems.append(f"{place}.controls: only {', '.join(outline.controls)}")
         controls = []
@@ -126,6 +132,7 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
         keywords=tuple(k.strip() for k in keywords),
         controls=tuple(controls),
         asked=tuple(a.strip() for a in asked),
+        names=tuple(n.strip() for n in names),
     )
 
 

@@ -1,9 +1,10 @@
 """How well the FAQ search answers sets of players' questions: top 1 and top 3 per game and language, and by kind of question.
 
 Two sets are measured apart: the tuning set (tests/faq/questions.toml), which the search may be
-fitted to, and the held-out set (tests/faq/heldout.toml), written later and never fitted to, which
-tells whether the search understands players it has never heard. ``make faq-eval`` prints both;
-the quality tests assert the goals.
+fitted to, and the held-out set (tests/faq/heldout.toml), written after the last round of tuning
+and never fitted to, which tells whether the search understands players it has never heard. Each
+round of tuning starts with a fresh held-out set, and the previous one joins the tuning set.
+``make faq-eval`` prints both; the quality tests assert the goals.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    compounded of, and the known words one typo away, each a little less sure than a known word.
 3. Add up each entry's weight for the best term of every word: the weights are BM25F over the
    entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
-   whose question or paraphrases hold more of the words is raised.
+   whose title fields hold more of the words is raised, more so when one line of them (the
+   question, one paraphrase, the keywords) holds them at once, and a question of one or two
+   words that names only terms an entry is the home of (its ``names``) raises that entry.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,8 +42,16 @@ answer, the details, and the parts of the compounds it uses."""
 WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
-COVERAGE = 2.0
-"""How much an entry is raised when its title fields hold all of the question's words."""
+COVERAGE = 1.0
+"""How much an entry is raised when its title fields, taken together, hold all of the question's words."""
+NAMED = 2.0
+"""How much an entry is raised when a short question names nothing but terms it is the home of (its ``names``)."""
+SHORT = 2
+"""The most words a question may have and still be a term looked up: "Kartensegen", "quick mode"."""
+LINE_COVERAGE = 1.0
+"""How much more when one line of them (its question, one paraphrase, or its keywords) holds them all: the
+question said in one breath, not pieced together from many paraphrases, so more paraphrases sharpen an
+entry rather than blur it."""
 K1, B = 25.0, 0.5
 """BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
 SURE = {"known": 1.0, "number": 0.7, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
@@ -53,7 +64,7 @@ MIN_STEM_LENGTH = 4
 """The shortest known word an unknown longer word may be cut back to."""
 MAX_ENDING = 3
 """The most letters cut from an unknown word to reach a known one ("rausgehn" to "rausgeh")."""
-MIN_HALF = 2
+MIN_HALF = 3
 """The shortest half of a misspelt word split in two ("hapy man")."""
 MIN_PART = 3
 """The shortest part of a compound word."""
@@ -147,6 +158,22 @@ class Section:
                     titled[term].add(at)
         self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
+        self.lines = [
+            [sorted({term for word in WORD.findall(fold.fold(line)) if meaningful(word) for term in self._line_terms(word)})
+             for line in (e.question, *e.asked, " ".join(e.keywords))]
+            for e in self.entries
+        ]
+        """Each entry's title lines (question, paraphrases, keywords), each as the terms it holds."""
+        lined: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for at, lines in enumerate(self.lines):
+            for number, line in enumerate(lines):
+                for term in line:
+                    lined[term].append((at, number))
+        self._lined = dict(lined)
+        """The (entry, line) pairs whose title line holds a term."""
+        self.names = [sorted({term for word in WORD.findall(fold.fold(" ".join(e.names))) if meaningful(word) for term in self._line_terms(word)})
+                      for e in self.entries]
+        """The terms each entry is the home of."""
         self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
         """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
 
@@ -171,6 +198,10 @@ class Section:
                 rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
                 weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
         return {term: dict(sorted(found.items())) for term, found in weights.items()}
+
+    def _line_terms(self, word: str) -> list[str]:
+        """Return the terms a word of a title line holds: its own, and those of the parts it is compounded of."""
+        return [self.lexicon[word], *self.split(word)]
 
     def split(self, word: str) -> list[str]:
         """Return the terms of the two known words a compound is made of (Handkarten: Hand, Karte), or none.
@@ -242,8 +273,8 @@ class Section:
 
         Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
         is joined when it is a known word, or one typo from one while either half is unknown
-        (letters only, and no lone letter: "eine 7" or "i refill" is no misspelt word). Two
-        numbers stay two: "3 6" are three sixes, not 36.
+        (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok" or
+        "hand as" is no misspelt word). Two numbers stay two: "3 6" are three sixes, not 36.
         """
         meaningful = self.vocabulary.meaningful
         out: list[str] = []
@@ -290,9 +321,42 @@ class Section:
                 covered[at] += sure
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
-            ranked = [(score * (1 + COVERAGE * covered[at] / len(groups)), at) for at, score in scores.items()]
+            lines = self._best_lines(groups)
+            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0)
+                                     + self._named(at, groups)) / len(groups)), at)
+                      for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(query), terms, False
+
+    def _best_lines(self, groups: Sequence[Group]) -> dict[int, float]:
+        """Return, per entry, how much of a question its best title line holds: the sum, over the words, of the surest term the line has.
+
+        Only the lines holding some term are visited; the sums come out as the browser's, which adds
+        a 0 for every word a line lacks.
+        """
+        held: dict[tuple[int, int], list[float]] = {}
+        for number, group in enumerate(groups):
+            for term, sure in group:
+                for line in self._lined.get(term, ()):
+                    found = held.setdefault(line, [0.0] * len(groups))
+                    found[number] = max(found[number], sure)
+        best: dict[int, float] = {}
+        for (at, _), sures in held.items():
+            best[at] = max(best.get(at, 0.0), sum(sures))
+        return best
+
+    def _named(self, at: int, groups: Sequence[Group]) -> float:
+        """Return the raise of an entry for a short question each of whose words names a term the entry is the home of."""
+        held = set(self.names[at])
+        if len(groups) > SHORT or not all(any(term in held for term, _ in group) for group in groups):
+            return 0.0
+        return NAMED * self._held(self.names[at], groups)
+
+    @staticmethod
+    def _held(line: Sequence[str], groups: Sequence[Group]) -> float:
+        """Return the sum, over a question's words, of the surest term a set of terms holds."""
+        held = set(line)
+        return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
 
     def nearest(self, query: str) -> list[tuple[float, int]]:
         """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
@@ -312,13 +376,19 @@ class Section:
             "lexicon": self.lexicon,
             "postings": {term: [[at, weight] for at, weight in found.items()] for term, found in self.postings.items()},
             "titles": self.titles,
+            "lines": self.lines,
+            "names": self.names,
             "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
                          "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
         }
 
 
 class Index:
-    """Every game's FAQ in every language, each a section searched on its own."""
+    """Every game's FAQ in every language, each a section searched on its own and worked out on its first question.
+
+    Building a section costs a tenth of a second or more; an app that never answers a question in
+    a game and language (most apps the tests build) never pays for it.
+    """
 
     def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None) -> None:
         grouped: dict[tuple[str, str], list[Entry]] = defaultdict(list)
@@ -326,12 +396,27 @@ class Index:
             grouped[(entry.game, entry.lang)].append(entry)
         if vocabularies is None:
             vocabularies = load_vocabularies(CONTENT, sorted({game for game, _ in grouped}), LANGUAGES)
-        self.sections = {key: Section(vocabularies[key], found) for key, found in grouped.items()}
-        self.entries = [entry for section in self.sections.values() for entry in section.entries]
+        self._waiting = {key: (vocabularies[key], found) for key, found in grouped.items()}
+        self._sections: dict[tuple[str, str], Section] = {}
+        self._building = threading.Lock()
+        self.entries = [entry for found in grouped.values() for entry in found]
+
+    def section(self, game: str, lang: str) -> Section | None:
+        """Return the section of one game and language, built on first use (once, however many threads ask), or None."""
+        key = (game, lang)
+        if key not in self._sections and key in self._waiting:
+            with self._building:
+                if key not in self._sections:
+                    self._sections[key] = Section(*self._waiting[key])
+        return self._sections.get(key)
+
+    def built(self) -> list[Section]:
+        """Return every section, building those not asked for yet (for the offline index and to time the search alone)."""
+        return [found for game, lang in self._waiting if (found := self.section(game, lang)) is not None]
 
     def groups(self, query: str, *, game: str, lang: str) -> list[Group]:
         """Return, for each meaningful word of a query, the terms that stand for it in one game and language."""
-        section = self.sections.get((game, lang))
+        section = self.section(game, lang)
         return section.groups(query) if section else []
 
     def terms(self, query: str, *, game: str, lang: str) -> frozenset[str]:
@@ -340,8 +425,10 @@ class Index:
 
     def search(self, query: str, *, game: str, lang: str, limit: int = 10) -> list[Hit]:
         """Return the entries of one game and language that answer a query, best first; the closest ones if none does."""
-        section = self.sections.get((game, lang))
-        if section is None or not query.strip():
+        if not query.strip():
+            return []
+        section = self.section(game, lang)
+        if section is None:
             return []
         ranked, terms, matched = section.rank(query)
         return [Hit(entry=section.entries[at], score=score, terms=terms, vocabulary=section.vocabulary, nearest=not matched)
@@ -350,8 +437,8 @@ class Index:
     def offline(self) -> dict[str, Any]:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
-            "sections": [section.offline() for section in self.sections.values()],
-            "settings": {"sure": SURE, "coverage": COVERAGE, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "sections": [section.offline() for section in self.built()],
+            "settings": {"sure": SURE, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }

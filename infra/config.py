@@ -77,13 +77,22 @@ POOL_OVERFLOW = int(os.environ.get("DATABASE_POOL_OVERFLOW", "10"))
 """Further PostgreSQL connections a busy process may open for a moment (``DATABASE_POOL_OVERFLOW``)."""
 
 
-def apply_pool_defaults(config: MutableMapping[str, Any]) -> None:
-    """Size the PostgreSQL connection pool for evented workers, where many requests wait on the database at once."""
+def apply_engine_defaults(config: MutableMapping[str, Any]) -> None:
+    """Keep the values of SQL statements out of database errors; on PostgreSQL, also size and check the connection pool.
+
+    A query's values are tokens and keys, and an error's message ends up in a log
+    (``hide_parameters``). Evented workers have many requests waiting on the database at
+    once (``pool_size``, ``max_overflow``), and after a database restart every pooled
+    connection is dead: each one is tested before use and replaced if it is
+    (``pool_pre_ping``), so a restart costs no request an error.
+    """
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("hide_parameters", True)
     if str(config.get("SQLALCHEMY_DATABASE_URI") or "").startswith("postgresql"):
-        options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options.setdefault("pool_size", POOL_SIZE)
         options.setdefault("max_overflow", POOL_OVERFLOW)
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+        options.setdefault("pool_pre_ping", True)
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def apply_instance_defaults(config: MutableMapping[str, Any], instance_path: str) -> None:

@@ -2,8 +2,8 @@
 
 A game's token is its address (``/g/<token>/...``), so a request line, a referer, a
 redirect's ``Location`` or an error message would otherwise write it to the log. The app's
-own log (``RedactingFilter``) and the server's access log (``serving.access_log``) pass every
-text through ``redact`` first. Pure: nothing here imports the web server or the app.
+own log and Werkzeug's (``RedactingFilter``) and the server's access log (``serving.access_log``)
+pass every text through ``redact`` first. Pure: nothing here imports the web server or the app.
 """
 
 from __future__ import annotations
@@ -55,10 +55,27 @@ def redact(text: str) -> str:
 
 
 class RedactingFilter(logging.Filter):
-    """Take game tokens out of a log record's message (gunicorn's error log names a failed request's path)."""
+    """Take game tokens out of a log record: its message, its arguments, its traceback and its stack.
+
+    Gunicorn's error log and Flask's "Exception on ..." name a failed request's path, and an
+    exception's message may quote an address. The traceback is formatted here, once, and kept
+    redacted in ``exc_text``, which every formatter prints instead of formatting it again.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(str(record.msg))
         if isinstance(record.args, tuple):
             record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return True
+
+
+def redact_records_of(filterer: logging.Filterer) -> None:
+    """Give a logger or a handler the redacting filter, once however often the app is created (loggers are global)."""
+    if not any(isinstance(existing, RedactingFilter) for existing in filterer.filters):
+        filterer.addFilter(RedactingFilter())

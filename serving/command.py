@@ -5,6 +5,8 @@ import resource
 
 from infra.config import Config
 
+HOST = os.environ.get("HOST", "0.0.0.0")
+"""Where ``python -m serving`` listens: every interface for the phones on the LAN; ``127.0.0.1`` behind a reverse proxy on the same machine."""
 PORT = int(os.environ.get("PORT", "8000"))
 WORKERS = os.environ.get("WORKERS", "2")
 HEADROOM = 500
@@ -35,7 +37,9 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
     """Return the gunicorn command line: evented workers, an access log without game tokens, the app's hooks, HTTPS if given a certificate.
 
     A gevent worker holds an open live stream as a sleeping greenlet, not a thread: thousands
-    fit in one process, and a tap never waits for a stream to let go of a worker.
+    fit in one process, and a tap never waits for a stream to let go of a worker. Ours also
+    limits how long a client may take to send a request and how many connections one
+    address holds (``serving.worker``).
     """
     tls = ["--certfile", cert, "--keyfile", key] if cert and key else []
     return [
@@ -46,7 +50,7 @@ def gunicorn_argv(bind: str, workers: str = WORKERS, *, cert: str = TLS_CERT, ke
         "--workers",
         workers,
         "--worker-class",
-        "gevent",
+        "serving.worker.GuardedGeventWorker",
         "--worker-connections",
         WORKER_CONNECTIONS,
         "--access-logfile",

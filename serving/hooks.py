@@ -1,4 +1,5 @@
-"""Gunicorn's hooks for Tischblock: a request with a body larger than the app takes is answered on a closing connection.
+"""Gunicorn's hooks for Tischblock: a request with a body larger than the app takes is answered on a closing
+connection, and a TLS handshake is left to the worker, which gives it a time limit.
 
 The app refuses such a body unread (413) and says ``Connection: close``. Gunicorn drops
 the hop-by-hop headers an app sets, so on its own it would answer "keep-alive" and then
@@ -33,3 +34,27 @@ def pre_request(worker: Any, req: Any) -> None:
     length = declared_length(req.headers)
     if length is not None and length > Config.MAX_CONTENT_LENGTH:
         req.force_close()
+
+
+class HandshakeInWorker:
+    """Gunicorn's TLS context, except that its sockets shake hands only when the worker asks, not as they are accepted.
+
+    The gevent server would otherwise complete each handshake before the worker sees the
+    connection, for as long as a client cares to take; ``serving.worker`` does it within
+    ``REQUEST_READ_SECONDS`` and after counting the connection against its address.
+    """
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+
+    def wrap_socket(self, sock: Any, **options: Any) -> Any:
+        """Wrap an accepted connection in TLS without shaking hands yet."""
+        return self.context.wrap_socket(sock, **{**options, "do_handshake_on_connect": False})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.context, name)
+
+
+def ssl_context(config: Any, default_ssl_context_factory: Any) -> HandshakeInWorker:
+    """Return gunicorn's own TLS context (certificate, key, protocols), handing the handshake to the worker."""
+    return HandshakeInWorker(default_ssl_context_factory())

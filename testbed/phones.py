@@ -12,18 +12,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 TIMEOUT = 20.0
 
 
-class Phone:
-    """One phone: a requests session (cookies kept) that fills in forms the way the pages do."""
+class FromAddress(HTTPAdapter):
+    """Connects from a loopback address of its own: Linux routes all of 127.0.0.0/8 here, so 127.0.0.2 is another client."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **{**kwargs, "source_address": (self.source, 0)})
+
+
+class Phone:
+    """One phone: a requests session (cookies kept) that fills in forms the way the pages do.
+
+    ``source`` is the address it connects from; ``verify`` the CA certificate it trusts over HTTPS.
+    Over HTTPS it names the page a form came from (``Referer``), as a browser does on its own site.
+    """
+
+    def __init__(self, base: str, *, source: str = "127.0.0.1", verify: str | bool = True) -> None:
         self.base = base
         self.session = requests.Session()
         self.session.headers["Accept-Language"] = "en"
+        self.session.verify = verify
+        self.session.trust_env = False  # the machine's CA bundle and proxies are not the phone's
+        self.session.mount(base, FromAddress(source))
         self.csrf = ""
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:
@@ -37,7 +56,8 @@ class Phone:
     def post(self, path: str, data: dict[str, Any], *, key: str | None = None) -> requests.Response:
         """Send a form as a plain browser would (no htmx), without following the redirect that says "stored"."""
         form = {"csrf_token": self.csrf, "key": key or uuid.uuid4().hex, **data}
-        return self.session.post(self.base + path, data=form, allow_redirects=False, timeout=TIMEOUT)
+        headers = {"Referer": self.base + path}
+        return self.session.post(self.base + path, data=form, headers=headers, allow_redirects=False, timeout=TIMEOUT)
 
     def close(self) -> None:
         self.session.close()

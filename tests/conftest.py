@@ -1,8 +1,8 @@
-"""Fixtures shared by every test layer: a migrated app per test, its clients, and CI rules."""
+"""Fixtures shared by every test layer: a migrated app per test, its clients, phones in Chromium, the log audit and CI rules."""
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +10,12 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 from app import create_app
 from infra.config import TestConfig
+from tests.browser.taps import WAIT
+from testbed.servers import AUDIT
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -49,9 +52,47 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Launch the system's Chromium instead of a browser downloaded by Playwright."""
+    """Launch the system's Chromium instead of a browser downloaded by Playwright.
+
+    It takes the test certificates (self-signed, or from Caddy's local CA) as a phone that
+    trusts them would: the page stays a secure context, so its service worker registers.
+    """
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    return {**browser_type_launch_args, "executable_path": chromium}
+    arguments = [*browser_type_launch_args.get("args", []), "--ignore-certificate-errors"]
+    return {**browser_type_launch_args, "executable_path": chromium, "args": arguments}
+
+
+PhoneMaker = Callable[..., Page]
+"""Opens a new phone (its own browser profile); keyword arguments go to the browser context."""
+
+
+@pytest.fixture
+def new_phone(browser: Browser, playwright: Playwright) -> Iterator[PhoneMaker]:
+    """Return a maker of German Pixel 7 phones, each with its own browser profile; all closed at the end."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": "de-DE", **options})
+        context.set_default_timeout(WAIT)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_token_in_any_log() -> Iterator[None]:
+    """After the last test, fail if a log of any server the run started (gunicorn, Caddy, PostgreSQL, Redis) shows a game token.
+
+    Each server hands its log and its database's tokens to ``AUDIT`` when it stops; this
+    fixture is set up first and so torn down last, after every server has stopped.
+    """
+    yield
+    leaks = AUDIT.leaks()
+    if leaks:
+        pytest.fail("game tokens in server logs:\n" + "\n".join(leaks[:20]), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -24,12 +24,17 @@ bp = Blueprint("addresses", __name__)
 MAX_TOKEN_LENGTH = 64
 
 
+def could_be_token(token: str) -> bool:
+    """Return whether a string may be looked up as a token: 1 to 64 characters and no NUL (PostgreSQL refuses to compare one)."""
+    return 0 < len(token) <= MAX_TOKEN_LENGTH and "\x00" not in token
+
+
 def _find(token: str) -> tuple[Game, bool] | None:
     """Return the game a token opens, its players and rematch loaded along, and whether it may change it (edit address).
 
     The tokens are compared in constant time, so timing cannot tell how much of a guess was right.
     """
-    if not token or len(token) > MAX_TOKEN_LENGTH:
+    if not could_be_token(token):
         return None
     game = db.session.scalars(
         select(Game)
@@ -100,7 +105,7 @@ def _tv_of(game: Game) -> str | None:
 
 def current_game_at(token: str) -> Game | None:
     """Return the game running at the table a table address names (its newest game), or None."""
-    if not token or len(token) > MAX_TOKEN_LENGTH:
+    if not could_be_token(token):
         return None
     found = db.session.scalar(select(CardTable).where(CardTable.token == token))
     if found is None or not hmac.compare_digest(found.token.encode(), token.encode()):

@@ -23,17 +23,27 @@ bp = Blueprint("faq", __name__)
 MAX_QUERY = 200
 
 
+Fingerprint = tuple[tuple[str, int, int], ...]
+"""Each content file's name, size and modification time: what says the content is still the same."""
+
+
+def fingerprint(folder: Path) -> Fingerprint:
+    """Return the fingerprint of the content files in a folder."""
+    stats = {path.name: path.stat() for path in folder.iterdir() if path.is_file()}
+    return tuple((name, found.st_size, found.st_mtime_ns) for name, found in sorted(stats.items()))
+
+
 @cache
-def _shared_index(folder: Path) -> Index:
-    """Return the index of the content in a folder, with the words of its games, built once per process."""
-    return Index(load(folder), load_vocabularies(folder, tuple(load_outlines(folder)), LANGUAGES))
+def _shared(folder: Path, files: Fingerprint) -> tuple[Index, dict[str, Outline]]:
+    """Return the checked content of a folder as an index (its sections built on their first question) and outlines, once per process for the same files."""
+    outlines = load_outlines(folder)
+    return Index(load(folder), load_vocabularies(folder, tuple(outlines), LANGUAGES)), outlines
 
 
 def init_app(app: Flask) -> None:
     """Load and check the FAQ at start: broken content stops the app, not a page."""
     folder = Path(app.config.get("FAQ_CONTENT", CONTENT))
-    app.extensions["faq_index"] = _shared_index(folder)
-    app.extensions["faq_outlines"] = load_outlines(folder)
+    app.extensions["faq_index"], app.extensions["faq_outlines"] = _shared(folder, fingerprint(folder))
 
 
 def index() -> Index:

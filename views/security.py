@@ -25,6 +25,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 """Only the app's own files run or style a page; there is no inline script or style anywhere."""
 
+REFERRER_POLICY = "same-origin"
+"""A page's address (with its token) goes along only to the app itself, never to another site.
+
+Over HTTPS the app's CSRF check also wants to see that a form came from one of its own pages
+(Flask-WTF's strict referrer check): with ``no-referrer`` browsers sent nothing and every form
+was refused. The CSRF token is still required on every form.
+"""
+
 STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 """Once a browser saw the app over HTTPS, it uses nothing else for a year."""
 
@@ -46,14 +54,14 @@ def carries_token(response: Response) -> bool:
 def secure_headers(response: Response) -> Response:
     """Add the security headers to every response.
 
-    A game's address carries its secret token, so no page may send it on as a referrer, and
-    no cache (a shared proxy, the browser's disk) may keep a page, fragment or redirect that
+    A game's address carries its secret token, so no page may send it on to another site as a
+    referrer, and no cache (a shared proxy, the browser's disk) may keep a page, fragment or redirect that
     shows one. Served over HTTPS (``SESSION_COOKIE_SECURE``), the browser is told to stay there.
     """
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "no-referrer")
+    headers.setdefault("Referrer-Policy", REFERRER_POLICY)
     headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")

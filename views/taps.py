@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -27,8 +27,13 @@ MAX_KEY_LENGTH = 64
 
 
 def tap_key() -> str:
-    """Return the key the tapped form carried, so a resent tap is recognised and counted once (a fresh one if it carried none)."""
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once (a fresh one if it carried none).
+
+    No page writes a NUL into a key, and PostgreSQL cannot store one: such a form is refused.
+    """
     key = request.form.get("key", "")
+    if "\x00" in key:
+        abort(400)
     if not key or len(key) > MAX_KEY_LENGTH:
         return uuid.uuid4().hex
     return key

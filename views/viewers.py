@@ -54,4 +54,4 @@ def shared_viewer(address: str, *, editable: bool, language: str) -> Viewer:
 def device() -> str | None:
     """Return the id of the phone that sent this request, kept in a cookie (None before it has one)."""
     value = request.cookies.get(DEVICE_COOKIE)
-    return value if value and len(value) <= MAX_DEVICE_LENGTH else None
+    return value if value and len(value) <= MAX_DEVICE_LENGTH and "\x00" not in value else None

@@ -151,7 +151,7 @@
     }
 
     // The entries that answer a query, best first, as Section.rank: each word's best term weight,
-    // added up, raised by the share of the words the entry's title fields hold; the closest in looks if none.
+    // added up, raised by the share of the words the entry's title fields hold, together and in one line; the closest in looks if none.
     function search(query, limit = 10) {
       if (!query.trim()) return [];
       const asked = groups(query);
@@ -167,11 +167,23 @@
         best.forEach((value, at) => scores.set(at, (scores.get(at) || 0) + value));
         titled.forEach((sure, at) => covered.set(at, (covered.get(at) || 0) + sure));
       });
+      // The sum, over the question's words, of the surest term a set of terms holds, as Section._held.
+      const heldBy = (line) => {
+        const held = new Set(line);
+        return asked.reduce((total, group) => total + group.reduce((most, [term, sure]) => (held.has(term) ? Math.max(most, sure) : most), 0), 0);
+      };
+      const bestLine = (position) => section.lines[position].reduce((best, line) => Math.max(best, heldBy(line)), 0);
+      // The raise for a short question each of whose words names a term the entry is the home of, as Section._named.
+      const named = (position) => {
+        const held = new Set(section.names[position]);
+        const all = asked.every((group) => group.some(([term]) => held.has(term)));
+        return asked.length <= settings.short && all ? settings.named * heldBy(section.names[position]) : 0;
+      };
       let ranked;
       if (scores.size) {
         ranked = [...scores].map(([position, score]) => ({
           position,
-          score: score * (1 + (settings.coverage * (covered.get(position) || 0)) / asked.length),
+          score: score * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
         }));
       } else {
         const looked = grams(fold(query));

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
 from rules import record
+from tests.browser.taps import crossed, finish_round, give_figure, open_hand, pass_cross, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -114,48 +115,6 @@ def start_game(page: Page, base: str, players: list[str], *, dealer: int = 0, sh
     return page.url
 
 
-def crossed(page: Page, seat: int) -> Locator:
-    """Return the crossed boxes of a seat in the current round that the server counted (not those still waiting)."""
-    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed")
-
-
-def pass_cross(page: Page, seat: int, times: int = 1) -> None:
-    """Tap a player's pass boxes, waiting for each cross to appear."""
-    for _ in range(times):
-        before = crossed(page, seat).count()
-        page.locator("#sheet tr.round--current .pass-boxes").nth(seat).tap()
-        expect(crossed(page, seat)).to_have_count(before + 1)
-
-
-def give_figure(page: Page, seat: int) -> None:
-    """Hand the Happy-Man figure to a player and wait until the sheet shows it there."""
-    page.locator("#sheet .happy-man-row td").nth(seat).locator(".give-figure").tap()
-    expect(page.locator("#sheet .happy-man-row td").nth(seat).locator(".holder")).to_be_visible()
-    expect(page.locator("#sheet .happy-man-row .holder")).to_have_count(1)
-
-
-def finish_round(page: Page, finisher: str, golden12: int, *, shot: Path | None = None) -> None:
-    """Tell the sheet who ended the round with how many Golden 12."""
-    page.locator("#sheet a[href$='/finish']").first.tap()
-    page.wait_for_url(re.compile(r"/finish$"))
-    page.locator(f"label.choice:has(input[name=player][value='{finisher}'])").tap()
-    page.locator(f"label.choice--number:has(input[name=golden12][value='{golden12}'])").tap()
-    expect(page.locator(f"input[name=player][value='{finisher}']")).to_be_checked()
-    expect(page.locator(f"input[name=golden12][value='{golden12}']")).to_be_checked()
-    if shot is not None:
-        page.screenshot(path=shot, full_page=True)
-    page.locator("#finish button.primary").tap()
-    page.wait_for_url(re.compile(r"/g/[^/]+$"))
-    expect(page.locator("#sheet a.hand-button").first).to_be_visible()
-
-
-def open_hand(page: Page, seat: int) -> None:
-    """Go from the sheet to a player's keypad."""
-    page.locator(f"#sheet a.hand-button[href$='/hand/{seat}']").tap()
-    page.wait_for_url(re.compile(rf"/hand/{seat}$"))
-    expect(page.locator("#keypad")).to_be_visible()
-
-
 def key(page: Page, token: str) -> None:
     """Tap one keypad key and wait until the card shows among the entered ones."""
     chips = page.locator("#keypad .entered button[value^='remove:']")
@@ -178,15 +137,6 @@ def enter_hand(page: Page, seat: int, tokens: list[str], total: int) -> None:
         key(page, token)
     expect(page.locator("#keypad output.sum")).to_have_text(shown(total))
     save_hand(page)
-
-
-def type_hand(page: Page, seat: int, total: int) -> None:
-    """Enter a hand as its counted total."""
-    open_hand(page, seat)
-    page.locator("#keypad details.typed summary").tap()
-    page.locator("#keypad input[name=points]").fill(str(total))
-    page.locator("#keypad button[value=save-points]").tap()
-    page.wait_for_url(re.compile(r"/g/[^/]+$"))
 
 
 def sideways_scroll(page: Page, where: str) -> list[str]:

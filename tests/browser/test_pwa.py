@@ -3,49 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
-from tests.browser.taps import eventually, start_game
+from tests.conftest import PhoneMaker
+from tests.browser.taps import eventually, install, start_game
 
 pytestmark = pytest.mark.browser
-
-WAIT = 10_000
-"""Milliseconds to wait for anything the phones do (a generous bound, never a pause)."""
-
-PhoneMaker = Callable[..., Page]
-"""Opens a new phone (its own browser profile); keyword arguments go to the browser context."""
-
-
-@pytest.fixture
-def new_phone(browser: Browser, playwright: Playwright) -> Iterator[PhoneMaker]:
-    """Return a maker of German Pixel 7 phones, each with its own browser profile; all closed at the end."""
-    contexts: list[BrowserContext] = []
-
-    def make(**options: Any) -> Page:
-        context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", **options)
-        context.set_default_timeout(WAIT)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def install(phone: Page) -> None:
-    """Wait until the service worker controls the page and has kept it (as a phone that opened the sheet once)."""
-    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    phone.wait_for_function("!!navigator.serviceWorker.controller", timeout=WAIT)
-    phone.reload()  # the first visit came before the worker: now the sheet goes through it and is kept
-    eventually(phone, "(url) => caches.match(url).then((kept) => !!kept)", phone.url)
 
 
 def pass_events(app: Flask, sheet: str) -> list[Event]:

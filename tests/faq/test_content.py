@@ -113,6 +113,8 @@ def setting(key: str, value: str) -> Callable[[str], str]:
                      id="control of the other game"),
         pytest.param("auruxxx.en.toml", 5, setting("page", "2"), "auruxxx.en.toml: entry[5].page: the rulebook page as text",
                      id="page as a number"),
+        pytest.param("12days.de.toml", 3, setting("names", '"Topf"'), "12days.de.toml: entry[3].names: a list of terms",
+                     id="names not a list"),
     ],
 )
 def test_broken_entry_is_named(tmp_path: Path, name: str, number: int, change: Callable[[str], str], named: str) -> None:
@@ -158,3 +160,16 @@ def test_app_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
     folder = broken_copy(tmp_path, "auruxxx.de.toml", {0: without("answer")})
     with pytest.raises(BrokenContent, match=r"entry\[0\]\.answer: needs text"):
         create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}, "FAQ_CONTENT": str(folder)})
+
+
+def test_apps_on_the_same_content_share_one_index_and_changed_content_is_read_again(tmp_path: Path) -> None:
+    """The test suite builds hundreds of apps: the content is checked and indexed once per process, unless it changes."""
+    settings = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
+    folder = copy_content(tmp_path)
+    first = create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"]
+    assert create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"] is first
+    path = folder / "auruxxx.de.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Welche Karten passen", "Welche Karte passt", 1), encoding="utf-8")
+    again = create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"]
+    assert again is not first
+    assert any(e.question.startswith("Welche Karte passt") for e in again.entries)

@@ -99,8 +99,8 @@ def test_english_number_words_and_card_names_become_digits(said: str, digits: st
     assert fold(said, "en", game="12days") == digits
 
 
-def test_a_count_before_a_card_number_means_equal_cards_but_a_list_of_cards_does_not() -> None:
-    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "gleiche 3 und gleiche 5"
+def test_a_count_before_a_card_number_means_equal_cards_two_counts_several_pairs_but_a_list_of_cards_not_at_all() -> None:
+    assert fold("zwei Dreien und zwei Fünfen", game="12days") == "mehrere gleiche 3 und gleiche 5"
     assert fold("three of us laid a ten", "en", game="12days") == "gleiche 3 of us laid a 10"
     assert fold("3 5 8 und 10", game="12days") == "3 5 8 und 10"
     assert "gleiche" not in fold("3, 3, 5 und 10", game="12days") and "gleiche" not in fold("3 5 8 10", "en", game="12days")
@@ -118,7 +118,7 @@ def test_number_words_find_what_the_entries_write_in_digits() -> None:
 
 
 def test_number_words_in_real_content_find_what_digits_find(real: Index) -> None:
-    assert terms(real, "drei Sechsen auf eine Sieben") == terms(real, "3 6er auf eine 7") == {"gleiche", "6", "7"}
+    assert terms(real, "drei Sechsen auf eine Sieben") == terms(real, "3 6er auf eine 7") == {"gleiche", "ablegen", "zahl", "6", "7"}
     assert ids(real, "drei Sechsen auf eine Sieben") == ids(real, "3 6er auf eine 7")
     assert ids(real, "four tens in my hand", game="12days", lang="en") == ids(real, "4 10s in my hand", game="12days", lang="en")
 
@@ -258,13 +258,15 @@ def test_compound_is_split_into_known_words() -> None:
         entry("count", "Welche Anzahl an Karten bekommt jeder?"),
         entry("other", "Wer gibt zuerst?"),
     ])
-    section = index.sections[("auruxxx", "de")]
+    section = index.section("auruxxx", "de")
+    assert section is not None
     assert section.split("kartenanzahl") == [term("karten"), term("anzahl")]
     assert ids(index, "Kartenanzahl") == ["count"]
 
 
 def test_compound_with_a_linking_s_or_a_number(real: Index) -> None:
-    section = real.sections[("12days", "de")]
+    section = real.section("12days", "de")
+    assert section is not None
     assert section.split("mehrheitsbonus") == [term("mehrheit", game="12days"), term("bonus", game="12days")]
     assert section.split("zehnerkarten") == ["10", term("karten", game="12days")]
 
@@ -308,7 +310,7 @@ def test_typo_tolerance_leaves_short_words_alone() -> None:
 
 def test_colloquial_filler_words_are_ignored(real: Index) -> None:
     assert terms(real, "ne ner eig mal") == frozenset()
-    assert terms(real, "darf man eig mit ner 7 auf ne 8") == frozenset({"7", "8"})
+    assert terms(real, "darf man eig mit ner 7 auf ne 8") == frozenset({"ablegen", "zahl", "7", "8"})
 
 
 # --- ranking ---------------------------------------------------------------------------------------------
@@ -349,3 +351,31 @@ def test_highlight_marks_matches_and_escapes(real: Index) -> None:
     marked = hit.highlight("Der Kartentausch & <b>mehr</b>")
     assert "<mark>Kartentausch</mark>" in marked
     assert "&amp;" in marked and "&lt;b&gt;" in marked
+
+
+def test_a_term_typed_alone_finds_the_entry_that_is_its_home_but_a_question_ranks_as_usual() -> None:
+    mentions = entry("mentions", "Was passiert mit dem Kartensegen und dem Kartentausch, wenn die Runde endet?",
+                     keywords=("Kartensegen", "Kartensegen am Ende"))
+    home = Entry(id="home", game="auruxxx", lang="de", topic="laying", question="Was bewirkt ein Kartensegen?",
+                 answer="Du ziehst bei jedem eine Karte.", details="Mehr dazu im Regelheft.", page="", keywords=(),
+                 controls=(), names=("Kartensegen",))
+    index = Index([mentions, home])
+    assert ids(index, "Kartensegen")[0] == "home"
+    assert ids(index, "Kartensegen am Rundenende, was passiert mit dem Tausch")[0] == "mentions"
+
+
+def test_a_question_held_in_one_paraphrase_beats_one_pieced_together_from_many() -> None:
+    """Both hold the same words, once each; only one says the question in one breath (and it comes second)."""
+    def asking(id: str, *asked: str) -> Entry:
+        return Entry(id=id, game="auruxxx", lang="de", topic="laying", question="Wer gibt?", answer="Ja.",
+                     details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
+    index = Index([asking("pieced", "Figur weg", "Runde vorbei", "Karte bekommen"),
+                   asking("whole", "Figur in der Runde bekommen", "Karte weg vorbei")])
+    assert ids(index, "Figur bekommen Runde")[0] == "whole"
+
+
+def test_short_halves_are_not_joined_into_a_misspelt_word(real: Index) -> None:
+    section = real.section("12days", "en")
+    assert section is not None
+    assert section.joined(["is", "it", "ok"]) == ["is", "it", "ok"]
+    assert section.joined(["in", "hand", "as"]) == ["in", "hand", "as"]

@@ -3,8 +3,10 @@
 Two sets of questions, both written from the entry ids and the rules in players' own words
 (typos, slang and mixed languages included), before looking at what the engine handles:
 the tuning set (questions.toml), which the search may be fitted to, and the held-out set
-(heldout.toml), written later and never fitted to. ``make faq-eval`` prints the rates, the
-kinds of question that miss, and the misses.
+(heldout.toml), written after the last round of tuning and never fitted to. When the search is
+tuned again, a fresh held-out set is written first and the old one joins the tuning set (its
+questions keep their kinds). ``make faq-eval`` prints the rates, the kinds of question that
+miss, and the misses.
 
 The goals are asserted on the tuning set. On the held-out set they would be an honest test,
 since nothing was fitted to its questions, but the search does not meet them in every game and
@@ -52,9 +54,8 @@ def test_enough_questions_in_each_game_and_language(path: Path, least: int) -> N
 
 @pytest.mark.parametrize("path", [TUNING, HELD_OUT], ids=["tuning", "held-out"])
 def test_questions_are_well_formed_and_point_at_real_entries(path: Path) -> None:
-    allowed = QUESTION_KEYS | ({"kinds"} if path == HELD_OUT else set())
     for raw in tomllib.loads(path.read_text(encoding="utf-8"))["question"]:
-        assert QUESTION_KEYS <= set(raw) <= allowed, raw
+        assert QUESTION_KEYS <= set(raw) <= QUESTION_KEYS | {"kinds"}, raw
     known = {(e.game, e.lang, e.id) for e in load()}
     seen = set()
     for q in questions(path):

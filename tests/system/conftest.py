@@ -1,8 +1,8 @@
 """Fixtures of the system tests: real databases (an SQLite file, a throwaway PostgreSQL 15 cluster)
-and the app under real gunicorn with two threaded workers, all on 127.0.0.1 and stopped by pid.
+and the app under real gunicorn with two gevent workers, all on 127.0.0.1 and stopped by pid.
 
-PostgreSQL comes from Debian's ``postgresql`` package, which ``make test`` installs; without
-it the PostgreSQL half is skipped, except under CI=true, where a skip fails.
+PostgreSQL, Redis and Caddy come from Debian's packages, which ``make test`` installs; without
+one, the tests that need it are skipped, except under CI=true, where a skip fails.
 """
 
 from __future__ import annotations
@@ -18,14 +18,19 @@ from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
 BACKENDS = ("sqlite", "postgresql")
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """Start a throwaway PostgreSQL 15 cluster for the session, migrate it, and remove it at the end."""
-    if not PostgresCluster.available():
-        message = "PostgreSQL 15 is not installed (make test installs the postgresql package)"
+def require(available: bool, package: str) -> None:
+    """Skip a test whose server is not installed (``make test`` installs it); under CI=true, fail instead."""
+    if not available:
+        message = f"{package} is not installed (make test installs the Debian package {package})"
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """Start a throwaway PostgreSQL 15 cluster for the session, migrate it, and remove it at the end."""
+    require(PostgresCluster.available(), "postgresql")
     cluster = PostgresCluster()
     try:
         cluster.start()

@@ -2,15 +2,23 @@
 
 import logging
 import resource
+import sys
+from pathlib import Path
 
-from infra.redaction import RedactingFilter, redact
+from gunicorn.workers.ggevent import GeventWorker
+
 from infra.config import Config
+from infra.redaction import RedactingFilter, redact
 from serving.command import OPEN_FILES, gunicorn_argv, raise_open_files
+from serving.worker import GuardedGeventWorker
+from testbed.servers import LogAudit
+from tests.conftest import migrated_app
 
 
 def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
     argv = gunicorn_argv("127.0.0.1:8000", "2")
-    assert argv[argv.index("--worker-class") + 1] == "gevent"
+    assert argv[argv.index("--worker-class") + 1] == "serving.worker.GuardedGeventWorker"
+    assert issubclass(GuardedGeventWorker, GeventWorker)
     assert int(argv[argv.index("--worker-connections") + 1]) > Config.LIVE_STREAMS_PER_PROCESS
     assert argv[argv.index("--workers") + 1] == "2"
     assert "--no-control-socket" in argv
@@ -66,3 +74,34 @@ def test_the_error_log_filter_hides_tokens_in_messages_and_arguments() -> None:
     record = logging.LogRecord("gunicorn.error", logging.ERROR, __file__, 1, "Error handling request %s", ("/g/secret1/pass",), None)
     RedactingFilter().filter(record)
     assert record.getMessage() == "Error handling request /g/…/pass"
+
+
+def test_the_error_log_filter_hides_tokens_in_a_traceback_and_a_stack() -> None:
+    """Issue 16: an exception's message and the traceback below it are redacted as well as the line above them."""
+    try:
+        raise ValueError("no sheet for /g/secret1/pass")
+    except ValueError:
+        record = logging.LogRecord("app", logging.ERROR, __file__, 1, "Exception on %s", ("/g/secret1",), sys.exc_info())
+    record.stack_info = 'File "views.py", in sheet: render("/t/secret2")'
+    RedactingFilter().filter(record)
+    logged = logging.Formatter().format(record)
+    assert "Traceback" in logged and "ValueError: no sheet for /g/…/pass" in logged and "/t/…" in logged
+    assert "secret1" not in logged and "secret2" not in logged
+
+
+def test_the_log_audit_finds_every_token_of_a_database_in_any_log(tmp_path: Path) -> None:
+    """The check at the end of a test run: a token anywhere in a kept log is a leak, a redacted address is not."""
+    database = tmp_path / "tischblock.db"
+    app = migrated_app(database)
+    client = app.test_client()
+    app.config["WTF_CSRF_ENABLED"] = False
+    token = client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}).headers["Location"].rsplit("/", 1)[1]
+    log = tmp_path / "server.log"
+    log.write_text(f'"GET /g/… HTTP/1.1" 200\nsqlalchemy.exc.DataError: [parameters: {{"token_1": "{token}"}}]\n')
+    audit = LogAudit()
+    audit.keep(log)
+    assert audit.leaks() == []
+    audit.collect_tokens(f"sqlite:///{database}")
+    assert audit.leaks() == [f'{log}: sqlalchemy.exc.DataError: [parameters: {{"token_1": "{token}"}}]']
+    audit.collect_tokens(f"sqlite:///{tmp_path / 'missing' / 'x.db'}")
+    assert len(audit.leaks()) == 2

@@ -360,11 +360,12 @@ def test_every_framed_message_can_be_read_before_the_next_is_sent() -> None:
 
 def test_the_health_check_asks_the_database(client: FlaskClient, tmp_path: Path) -> None:
     healthy = client.get("/healthz")
-    assert healthy.status_code == 200 and healthy.get_json() == {"status": "ok", "database": True}
+    streams = hub_of(client.application).open_streams()
+    assert healthy.status_code == 200 and healthy.get_json() == {"status": "ok", "database": True, "streams": streams}
     assert healthy.headers["Cache-Control"] == "no-store"
     broken = create_app(type("Broken", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/missing/x.db"}))
     answer = broken.test_client().get("/healthz")
-    assert answer.status_code == 503 and answer.get_json() == {"status": "unavailable", "database": False}
+    assert answer.status_code == 503 and answer.get_json() == {"status": "unavailable", "database": False, "streams": 0}
 
 
 def test_pages_records_styles_and_scripts_are_compressed_but_never_the_stream(client: FlaskClient) -> None:

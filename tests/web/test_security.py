@@ -11,16 +11,20 @@ import json
 import logging
 import re
 import string
+import threading
 import time
+import urllib.request
 
 import flask_migrate
 import itsdangerous
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import SQLAlchemyError
 
 from app import create_app
 from infra.config import TestConfig
@@ -31,6 +35,8 @@ from tests.web.states import STATES, Tokens, clone, counts, tokens
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}
+ANSWER_SECONDS = 10.0
+"""How long a request to a real server here may take (a generous bound; the test goes on at the answer)."""
 TOKEN_ROUTE = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -150,7 +156,7 @@ def assert_security_headers(response: TestResponse, path: str) -> None:
     assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, (path, policy)
     assert directives.get("frame-ancestors") == ["'none'"], (path, policy)
     assert response.headers.get("X-Content-Type-Options") == "nosniff", path
-    assert response.headers.get("Referrer-Policy") == "no-referrer", path
+    assert response.headers.get("Referrer-Policy") == "same-origin", path
     assert response.headers.get("X-Frame-Options") == "DENY", path
 
 
@@ -424,6 +430,51 @@ def test_the_app_log_never_names_a_game_token(app: Flask, caplog: pytest.LogCapt
     assert "/g/…/pass" in caplog.text
 
 
+def test_the_development_server_logs_no_game_token(secure_app: Flask, games: dict[str, Tokens], caplog: pytest.LogCaptureFixture) -> None:
+    """Werkzeug's own server (``flask run``, the browser tests' live server) logs each request line: the token in it is taken out."""
+    token = games["auruxxx-fresh"].edit
+    server = make_server("127.0.0.1", 0, secure_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/g/{token}", timeout=ANSWER_SECONDS) as answer:
+                assert answer.status == 200
+            server.shutdown()
+    finally:
+        server.server_close()
+        thread.join(ANSWER_SECONDS)
+    assert '"GET /g/… HTTP/1.1" 200' in caplog.text, caplog.text
+    assert token not in caplog.text
+
+
+def test_a_crash_logs_its_traceback_without_the_token(
+    secure_app: Flask, games: dict[str, Tokens], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 16: the traceback Flask logs for a 500 is redacted too, not only its first line."""
+    token = games["auruxxx-fresh"].edit
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError(f"no sheet for /g/{token} today")
+
+    monkeypatch.setattr("views.games.sheet_of", crash)
+    monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
+    with caplog.at_level(logging.ERROR, logger=secure_app.logger.name):
+        assert secure_app.test_client().get(f"/g/{token}").status_code == 500
+    assert "Traceback" in caplog.text and "RuntimeError: no sheet for /g/… today" in caplog.text
+    assert token not in caplog.text
+
+
+def test_a_database_error_never_shows_the_values_of_its_query(secure_app: Flask) -> None:
+    """Issue 16: SQL parameters (a token looked up, a tap's key) stay out of every database error and so out of every log."""
+    with secure_app.app_context():
+        with pytest.raises(SQLAlchemyError) as raised:
+            db.session.execute(text("SELECT token FROM no_such_table WHERE token = :token"), {"token": "SecretToken_123"})
+        db.session.rollback()
+    assert "SecretToken_123" not in str(raised.value)
+    assert "no_such_table" in str(raised.value)
+
+
 # --- Caches, HTTPS and refused bodies ------------------------------------------------------------
 
 
@@ -453,6 +504,27 @@ def test_every_response_that_carries_a_token_is_never_stored(secure_app: Flask, 
     for name, answer in carrying:
         assert answer.headers.get("Cache-Control") == "no-store", (name, answer.status_code, answer.headers.get("Cache-Control"))
     assert "no-store" not in client.get("/faq/auruxxx").headers.get("Cache-Control", "")
+
+
+def test_over_https_a_form_counts_from_its_own_pages_only(strict_app: Flask, strict_client: FlaskClient) -> None:
+    """Issue 16: pages send their address on to their own origin only, and a POST over HTTPS still needs a same-origin referrer and its token."""
+    base = "https://tisch.example"
+    form = strict_client.get("/new/auruxxx", base_url=base)
+    assert form.headers["Referrer-Policy"] == "same-origin"
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', form.get_data(as_text=True))
+    assert csrf
+    start_game = {"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)}
+    refused = {
+        "no referrer": strict_client.post("/new/auruxxx", data=start_game, base_url=base),
+        "another site": strict_client.post("/new/auruxxx", data=start_game, base_url=base, headers={"Referer": "https://evil.example/new/auruxxx"}),
+        "no token": strict_client.post(
+            "/new/auruxxx", data={**start_game, "csrf_token": ""}, base_url=base, headers={"Referer": f"{base}/new/auruxxx"}
+        ),
+    }
+    assert {name: answer.status_code for name, answer in refused.items()} == dict.fromkeys(refused, 400)
+    assert _games(strict_app) == 0
+    started = strict_client.post("/new/auruxxx", data=start_game, base_url=base, headers={"Referer": f"{base}/new/auruxxx"})
+    assert started.status_code == 303 and _games(strict_app) == 1
 
 
 def test_hsts_is_sent_only_when_served_over_https(secure_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,122 @@
+"""Over HTTPS, as ``make run`` serves it with ``TLS_CERT``/``TLS_KEY``: every form works in Chromium, and the phone app installs.
+
+The server is ``python -m serving`` with a throwaway self-signed certificate and
+``SESSION_COOKIE_SECURE=1``, on an SQLite file, exactly as a host would start it for a LAN.
+Over HTTPS Flask-WTF also checks that a form was sent from one of the app's own pages (its
+``Referer``), so every form is sent here by a tap, the way a phone sends it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.conftest import PhoneMaker
+from tests.browser.taps import crossed, end_round_across, install, join_second_phone, pass_cross, start_game, tap_across
+from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+WAKE_LOCK_SPY = """
+window.wakeLockRequests = [];
+if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => {
+    window.wakeLockRequests.push(type);
+    return request(type);
+  };
+}
+"""
+"""Notes every wake lock the page asks the browser's own Screen Wake Lock API for (which exists in secure contexts only)."""
+
+
+@pytest.fixture(scope="module")
+def https_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GunicornServer]:
+    """Serve the app over HTTPS with a certificate made for this module, as ``make run`` does with TLS_CERT/TLS_KEY."""
+    folder = tmp_path_factory.mktemp("https")
+    database = sqlite_url(folder / "tischblock.db")
+    migrate(database)
+    server = GunicornServer(
+        database, folder / "gunicorn.log", tls=self_signed_certificate(folder), settings={"SESSION_COOKIE_SECURE": "1"}
+    ).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def secure_phone(new_phone: PhoneMaker) -> Page:
+    """Open a phone that trusts the table's certificate (as one would once its owner accepted it)."""
+    phone = new_phone(ignore_https_errors=True)
+    phone.context.add_init_script(WAKE_LOCK_SPY)
+    return phone
+
+
+def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: GunicornServer, tmp_path: Path) -> None:
+    """Issue 16: start, join on a second phone, tap, finish with hands, correct, import and rematch, all by taps over HTTPS."""
+    base = https_server.base
+    anna, ben = secure_phone(new_phone), secure_phone(new_phone)
+    sheet = start_game(anna, base, PLAYERS)
+    assert anna.evaluate("isSecureContext")
+
+    join_second_phone(anna, ben, sheet, base)
+    tap_across(anna, ben)
+    end_round_across(anna, ben)
+
+    anna.locator("#sheet tr.round--done").nth(0).locator("a.correct-link").tap()
+    anna.wait_for_url(re.compile(r"/rounds/1/correct$"))
+    anna.locator("#correct input[name=hand-2]").fill("25")
+    anna.locator("#correct button.primary").tap()
+    anna.wait_for_url(sheet)
+    record = json.loads(anna.request.get(f"{sheet}/record.json").text())
+    assert record["rounds"][0]["hands"]["Cleo"] == {"points": 25}
+    assert record["rounds"][0]["hands"]["Ben"] == {"points": 10}
+    assert record["rounds"][0]["passes"] == {"Anna": 1, "Ben": 1, "Cleo": 0}
+
+    exported = tmp_path / "record.json"
+    exported.write_text(json.dumps({**record, "rounds": record["rounds"] * 3}))  # a whole game: three such rounds
+    ben.goto(f"{base}/import")
+    ben.locator("input[name=record]").set_input_files(str(exported))
+    ben.locator("form.import button[type=submit]").tap()
+    ben.wait_for_url(re.compile(r"/g/[^/]+$"))
+    imported = ben.url
+    assert imported != sheet
+    expect(ben.locator("#sheet tr.round--done")).to_have_count(3)
+
+    ben.locator("form[action$='/rematch'] button").tap()
+    ben.wait_for_url(lambda address: address != imported and re.search(r"/g/[^/]+$", address) is not None)
+    expect(ben.locator("#sheet thead th.player .name")).to_have_text(PLAYERS)
+    expect(ben.locator("#sheet tr.round--done")).to_have_count(0)
+
+    log = https_server.log_text()
+    assert '" 400 ' not in log and "Traceback" not in log, log[-3000:]
+
+
+def test_the_phone_app_installs_keeps_the_screen_on_and_reloads_offline_over_https(
+    new_phone: PhoneMaker, https_server: GunicornServer
+) -> None:
+    """Issue 16: over HTTPS the service worker controls the sheet, the wake lock is asked for, and the sheet reloads without a network."""
+    phone = secure_phone(new_phone)
+    sheet = start_game(phone, https_server.base, PLAYERS)
+    pass_cross(phone, 2)
+    install(phone)
+    assert phone.evaluate("isSecureContext && 'wakeLock' in navigator")
+    phone.wait_for_function("window.wakeLockRequests.includes('screen')")
+
+    cdp = phone.context.new_cdp_session(phone)
+    assert cdp.send("Page.getAppManifest")["errors"] == []
+    errors = {error["errorId"] for error in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}, errors
+
+    phone.context.set_offline(True)
+    phone.reload()
+    assert phone.url == sheet
+    expect(crossed(phone, 2)).to_have_count(1)
+    expect(phone.locator("#connection")).to_contain_text("offline")
+    phone.context.set_offline(False)

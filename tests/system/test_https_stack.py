@@ -1,0 +1,286 @@
+"""The production stack of ``deploy/`` on 127.0.0.1: Caddy (``Caddyfile.lan``, ``tls internal``) in front of
+two app servers with the settings of ``tischblock.env.example``, on PostgreSQL, with Redis for the rate limits.
+
+Two Chromium phones play an AURUXXX round through it over HTTPS while the app servers come
+and go: each tap is stored once and reaches the other phone whichever server took it, one app
+server stops mid-round and the phones carry on through the other, and Caddy's health checks
+keep a server whose database is out of reach away from the phones. The stack is started once
+for the module; each test leaves both app servers running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import expect
+from sqlalchemy import Engine, create_engine, select
+
+from models import Event, Game
+from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
+from tests.conftest import PhoneMaker
+from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
+from tests.system.conftest import require
+from testbed.phones import Phone
+
+pytestmark = pytest.mark.system
+
+ENV_EXAMPLE = ROOT / "deploy" / "tischblock.env.example"
+PLAYERS = ["Anna", "Ben", "Cleo"]
+WAIT = 60.0
+"""Seconds to wait for the stack to notice a change (Caddy checks health every 5 s, a stream reconnects); over as soon as it did."""
+CREATE_PER_MINUTE = 30
+"""New games one client address may start per minute (views/limits.py)."""
+
+
+def deployed_settings(redis_url: str) -> dict[str, str]:
+    """Return the app servers' settings as ``deploy/tischblock.env.example`` gives them, with this test's Redis.
+
+    The secret key and the database are the test's own (``GunicornServer`` sets them), and
+    each app server runs one worker, to keep the test light.
+    """
+    settings = {}
+    for line in ENV_EXAMPLE.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            settings[name.strip()] = value.strip()
+    assert {"TRUSTED_PROXIES", "SESSION_COOKIE_SECURE", "RATELIMIT_STORAGE_URI", "SECRET_KEY", "DATABASE_URL"} <= set(settings)
+    for own in ("SECRET_KEY", "DATABASE_URL", "WORKERS"):
+        del settings[own]
+    return {**settings, "RATELIMIT_STORAGE_URI": redis_url}
+
+
+@dataclass
+class Stack:
+    """Caddy in front of two app servers on PostgreSQL, with Redis; app servers stop and start again on their ports."""
+
+    folder: Path
+    database_url: str
+    settings: dict[str, str]
+    ports: list[int]
+    caddy: CaddyProxy
+    apps: list[GunicornServer] = field(default_factory=list)
+    starts: int = 0
+
+    def app(self, index: int, *, database_url: str | None = None) -> GunicornServer:
+        """Start app server ``index`` on its port (on another database if given) and wait until it answers."""
+        self.starts += 1
+        server = GunicornServer(
+            database_url or self.database_url, self.folder / f"app{index + 1}-start{self.starts}.log", workers=1,
+            live_stream_seconds=3600, port=self.ports[index], settings=self.settings,
+        ).start(healthy=database_url is None)
+        if index < len(self.apps):
+            self.apps[index] = server
+        else:
+            self.apps.append(server)
+        return server
+
+    def stop(self, index: int) -> None:
+        """Stop app server ``index`` (SIGQUIT: at once, connections in flight cut, as a crash or a hard restart would)."""
+        self.apps[index].stop()
+
+    def streams_on(self, index: int) -> int:
+        """Return how many live streams app server ``index`` holds, asked directly (not through Caddy)."""
+        with urllib.request.urlopen(f"{self.apps[index].base}/healthz", timeout=WAIT) as answer:
+            count: int = json.load(answer)["streams"]
+        return count
+
+    def phone(self, source: str = "127.0.0.1") -> Phone:
+        """Return a plain HTTP client that trusts Caddy's local CA and connects from ``source``."""
+        return Phone(self.caddy.base, source=source, verify=str(self.caddy.root_certificate))
+
+
+def until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Wait until ``condition()`` holds (the stack noticed something), failing with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"after {timeout} s still not: {what}"
+        time.sleep(POLL_SECONDS)
+
+
+@pytest.fixture(scope="module")
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Start Redis, two app servers and Caddy in front of them, once for the module."""
+    require(RedisServer.available(), "redis-server")
+    require(CaddyProxy.available(), "caddy")
+    folder = tmp_path_factory.mktemp("stack")
+    redis = RedisServer(folder).start()
+    ports = [free_port(), free_port()]
+    caddy = CaddyProxy([f"127.0.0.1:{port}" for port in ports], folder)
+    running = Stack(folder, postgres_url, deployed_settings(redis.url), ports, caddy)
+    try:
+        for index in range(2):
+            running.app(index)
+        caddy.start()
+        yield running
+    finally:
+        running.caddy.stop()
+        for server in running.apps:
+            server.stop()
+        redis.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_engine(postgres_url: str) -> Iterator[Engine]:
+    """Return an engine for looking into the stack's database behind its back."""
+    engine = create_engine(postgres_url)
+    yield engine
+    engine.dispose()
+
+
+def served_by(server: GunicornServer, request_line: str, agent: str = "") -> int:
+    """Return how many requests of this kind (``"POST /g/…/pass``, from a client whose user agent names ``agent``) a server's access log shows."""
+    return sum(1 for line in server.log_text().splitlines() if request_line in line and agent in line)
+
+
+def events_of(engine: Engine, token: str) -> list[Any]:
+    """Return a game's events from the database, in order."""
+    with engine.connect() as connection:
+        return list(
+            connection.execute(
+                select(Event.seq, Event.kind, Event.idempotency_key)
+                .join(Game, Game.id == Event.game_id)
+                .where(Game.token == token)
+                .order_by(Event.seq)
+            )
+        )
+
+
+def created_per_address(redis_url: str) -> dict[str, int]:
+    """Return the games started per client address this minute, as the app servers counted them together in Redis."""
+    store = redis.Redis.from_url(redis_url)
+    try:
+        counts = {}
+        for key in store.scan_iter(match="*/create/*/minute"):
+            address = re.search(r"/(\d+\.\d+\.\d+\.\d+)/create/", key.decode())
+            if address:
+                counts[address.group(1)] = int(store.get(key) or 0)
+        return counts
+    finally:
+        store.close()
+
+
+def test_rate_limits_count_each_real_client_address_across_both_app_servers(stack: Stack) -> None:
+    """Issue 16: one address's 31st game in a minute is refused, whatever it claims; another address starts one; both counts are in Redis."""
+    crowded = stack.phone(source="127.0.0.2")
+    crowded.get("/new/auruxxx")
+    form = {"player": ["Anna", "Ben"], "dealer": "0", "action": "start"}
+    answers = Counter(crowded.post("/new/auruxxx", form).status_code for _ in range(CREATE_PER_MINUTE))
+    assert answers == {303: CREATE_PER_MINUTE}, answers
+    assert crowded.post("/new/auruxxx", form).status_code == 429
+    crowded.session.headers["X-Forwarded-For"] = "127.0.0.9"  # the app believes only the address Caddy saw
+    assert crowded.post("/new/auruxxx", form).status_code == 429
+
+    neighbour = stack.phone(source="127.0.0.3")
+    neighbour.get("/new/auruxxx")
+    assert neighbour.post("/new/auruxxx", form).status_code == 303
+    counts = created_per_address(stack.settings["RATELIMIT_STORAGE_URI"])
+    # Only this test's own addresses: on a shared machine, a client of another run may reach a recycled port.
+    assert (counts.get("127.0.0.2"), counts.get("127.0.0.3")) == (CREATE_PER_MINUTE, 1), counts
+
+
+def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
+    stack: Stack, new_phone: PhoneMaker, postgres_engine: Engine
+) -> None:
+    """Issue 16: over HTTPS through Caddy, taps taken by one app server reach the phones streaming from the other;
+    one app server stops mid-round and the round ends through the other; a server whose /healthz says 503 gets no phone."""
+    base = stack.caddy.base
+
+    # App server 2 is down as the table sits down: both sheets stream from app server 1.
+    stack.stop(1)
+    anna, ben = new_phone(ignore_https_errors=True), new_phone(ignore_https_errors=True)
+    sheet = start_game(anna, base, PLAYERS)
+    token = sheet.rsplit("/", 1)[1]
+    join_second_phone(anna, ben, sheet, base)
+    until(lambda: stack.streams_on(0) >= 2, "both sheets stream from app server 1")
+
+    # App server 2 is back; Caddy sends the next requests to it, the one with no open stream.
+    stack.app(1)
+    probe = stack.phone()
+    until(lambda: probe.get("/healthz").ok and served_by(stack.apps[1], '"GET /healthz HTTP/1.1" 200', "python-requests") > 0,
+          "Caddy sends requests to app server 2 again")
+    tap_across(anna, ben)
+    until(lambda: served_by(stack.apps[1], '"POST /g/…/') > 0, "app server 2 has taken a tap")
+    assert stack.streams_on(1) == 0, "the sheets that showed those taps stream from app server 1"
+
+    # App server 1 stops mid-round: the sheets reconnect through Caddy, and the round ends on app server 2.
+    stack.stop(0)
+    until(lambda: stack.streams_on(1) >= 2, "both sheets stream from app server 2")
+    pass_cross(ben, 2)
+    expect(crossed(anna, 2)).to_have_count(1)
+    end_round_across(anna, ben)
+    scores = anna.locator("#sheet tr.round--done details.score summary .points").all_inner_texts()
+    expect(ben.locator("#sheet tr.round--done details.score summary .points")).to_have_text(scores)
+    played = probe.get(f"/g/{token}/record.json").json()["rounds"][0]
+    assert played["passes"] == {"Anna": 1, "Ben": 1, "Cleo": 1} and played["happy_man"] == "Cleo"
+    assert played["hands"] == {"Ben": {"points": 10}, "Cleo": {"points": 20}}
+
+    kinds = [event.kind for event in events_of(postgres_engine, token)]
+    assert kinds == ["pass", "happy_man", "pass", "pass", "finish", "hand", "hand"], kinds
+    keys = [event.idempotency_key for event in events_of(postgres_engine, token)]
+    assert len(set(keys)) == len(keys)
+    assert [event.seq for event in events_of(postgres_engine, token)] == list(range(1, len(kinds) + 1))
+
+    # App server 1 comes back without its database: /healthz says 503, and Caddy keeps the phones away from it.
+    broken = stack.app(0, database_url=f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/postgres")
+    until(lambda: served_by(broken, '"GET /healthz HTTP/1.1" 503', "Go-http-client") > 0, "Caddy asked the broken server's /healthz")
+    for _ in range(3):
+        anna.reload()
+        expect(crossed(anna, 2)).to_have_count(0)  # a new round has begun
+    pass_cross(ben, 1)
+    expect(crossed(anna, 1)).to_have_count(1)
+    asked = [line for line in broken.log_text().splitlines() if '"GET /' in line or '"POST /' in line]
+    assert asked and all('"GET /healthz HTTP/1.1" 503' in line for line in asked), asked
+    stack.stop(0)
+    stack.app(0)
+    until(lambda: served_by(stack.apps[0], '"GET /healthz HTTP/1.1" 200', "Go-http-client") > 0, "Caddy takes app server 1 back")
+
+    for log_file in sorted(stack.folder.glob("app*.log")):
+        log = log_file.read_text()
+        assert "Traceback" not in log and '" 500 ' not in log and '" 400 ' not in log, (log_file.name, log[-3000:])
+    assert token not in stack.caddy.log_text()
+
+
+def adapted(caddyfile: str, site: str) -> dict[str, Any]:
+    """Return Caddy's JSON config for a Caddyfile of ``deploy/``, with the site and app servers a host would give it."""
+    env = {**os.environ, "TISCHBLOCK_SITE": site, "TISCHBLOCK_UPSTREAMS": "127.0.0.1:8001 127.0.0.1:8002"}
+    done = subprocess.run(
+        ["caddy", "adapt", "--config", str(ROOT / "deploy" / caddyfile), "--adapter", "caddyfile"],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    config: dict[str, Any] = json.loads(done.stdout)
+    return config
+
+
+def proxy_of(config: dict[str, Any]) -> dict[str, Any]:
+    """Return the reverse proxy of a config's only site."""
+    (server,) = config["apps"]["http"]["servers"].values()
+    (route,) = server["routes"]
+    (subroute,) = route["handle"]
+    (proxy,) = [handler for inner in subroute["routes"] for handler in inner["handle"] if handler["handler"] == "reverse_proxy"]
+    return dict(proxy)
+
+
+def test_the_host_caddyfile_serves_the_same_proxy_with_a_certificate_from_acme() -> None:
+    """The Caddyfile for a host name (not started here: it needs the internet) differs from the LAN one only in where its certificate comes from."""
+    require(CaddyProxy.available(), "caddy")
+    host = adapted("Caddyfile", "score.example.org")
+    lan = adapted("Caddyfile.lan", "https://192.168.1.5")
+    assert proxy_of(host) == proxy_of(lan)
+    proxy = proxy_of(host)
+    assert proxy["flush_interval"] == -1 and proxy["health_checks"]["active"]["uri"] == "/healthz"
+    assert [upstream["dial"] for upstream in proxy["upstreams"]] == ["127.0.0.1:8001", "127.0.0.1:8002"]
+    assert "tls" not in host["apps"], "a host name gets its certificate by ACME, Caddy's default"
+    assert lan["apps"]["tls"]["automation"]["policies"][0]["issuers"] == [{"module": "internal"}]
+    assert host["logging"] == lan["logging"], "both keep request addresses and headers out of Caddy's log"
