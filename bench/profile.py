@@ -17,8 +17,8 @@ from typing import Any
 
 BUCKETS = (
     ("tick", ("_listen (live/hub.py",)),
-    ("tap: store", ("append_event (models/event.py",)),
-    ("tap: answer", ("hand_on_happy_man (views/auruxxx_sheet.py",)),
+    ("tap: store", ("append_events (models/event.py",)),
+    ("tap: answer", ("hand_on_happy_man (views/auruxxx/routes.py",)),
     ("reconnect: open a stream", ("changes (views/live.py",)),
     ("push: render", ("live_sheet (views/live.py",)),
     ("open streams: wake, frame, keepalive", ("messages (views/live.py", "stream (live/push.py")),

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
+from models.shipped import Shipped, notice, ship_beside
 from rules import json_value
 from rules.games import Table, TableEvent
 from rules.history import check, fold, step
@@ -116,14 +117,21 @@ CHANGES_CHANNEL = "tischblock_games"
 
 
 appended = Namespace().signal("appended")
-"""Sent by the database engine that stored a tap, with ``game_id`` and ``version``, right after the
-commit: the live streams of this process learn of the tap without asking the database."""
+"""Sent by the database engine that stored a tap, with ``game_id``, ``version`` and the pushed sheet
+``shipped`` (or None), right after the commit: the live streams of this process learn of the tap
+without asking the database."""
 
 
-def _announce(game_id: int, version: int) -> None:
-    """Tell listening PostgreSQL sessions that a game reached ``version`` (as "game:version"); delivered only if the insert commits."""
+def _announce(game_id: int, version: int, shipped: Shipped | None) -> None:
+    """Tell the other processes that a game reached ``version``, with its pushed sheet if one was rendered; delivered only if the insert commits.
+
+    PostgreSQL: a notification to the listening sessions ("game:version", the sheet after it if it
+    fits). SQLite: the other processes read the new event on their tick; the sheet waits beside it.
+    """
     if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": f"{game_id}:{version}"})
+        db.session.execute(text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": notice(game_id, version, shipped)})
+    elif shipped is not None:
+        ship_beside(game_id, version, shipped)
 
 
 class _Recent(Generic[K, V]):
@@ -256,12 +264,13 @@ def append_event(
     idempotency_key: str,
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+    ship: Callable[[Folded], Shipped] | None = None,
 ) -> Folded:
     """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
 
     See ``append_events``, which this is for a single change.
     """
-    return append_events(game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition)
+    return append_events(game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition, ship=ship)
 
 
 def append_events(
@@ -271,6 +280,7 @@ def append_events(
     idempotency_keys: Sequence[str],
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+    ship: Callable[[Folded], Shipped] | None = None,
 ) -> Folded:
     """Record taps at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
 
@@ -286,6 +296,11 @@ def append_events(
     rules' check, and raises (``StaleError``) to refuse them: a check made by the caller before the
     call could pass for two taps at once.
     Raises ``KeyReusedError`` when the key already recorded a different change of this game.
+    ``ship`` renders the pushed sheet of the game as the taps leave it, before anything is
+    written (on SQLite the write gate is taken by the first insert, so no other writer waits for
+    the render); it is stored with the taps (``models.shipped``), so other processes need not
+    render it again. On PostgreSQL the game's row stays locked meanwhile: taps of one game queue
+    there anyway, and a render is CPU work during which a gevent worker runs nothing else.
     """
     game_id = game.id
     key = _key(game)
@@ -307,21 +322,22 @@ def append_events(
         except (Illegal, StaleError):
             db.session.rollback()
             raise
+        state = Folded((*events, *new), table)
+        shipped = ship(state) if ship is not None else None
         db.session.add_all(
             Event(game_id=game_id, seq=event.seq, kind=event.kind, payload=dict(event.payload), device=device, idempotency_key=tap)
             for event, tap in zip(new, idempotency_keys, strict=True)
         )
         try:
-            _announce(game_id, new[-1].seq)
+            _announce(game_id, state.version, shipped)
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()
             conflict = error
             continue
-        version = new[-1].seq
-        _keep(key, version, table)
-        appended.send(db.session.get_bind(), game_id=game_id, version=version)
-        return Folded((*events, *new), table)
+        _keep(key, state.version, table)
+        appended.send(db.session.get_bind(), game_id=game_id, version=state.version, shipped=shipped)
+        return state
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"
     ) from conflict
