@@ -269,7 +269,7 @@ def append_event(
     idempotency_key: str,
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    ship: Callable[[Folded], Shipped] | None = None,
+    ship: Callable[[Folded], Shipped | None] | None = None,
 ) -> Folded:
     """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
 
@@ -285,7 +285,7 @@ def append_events(
     idempotency_keys: Sequence[str],
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    ship: Callable[[Folded], Shipped] | None = None,
+    ship: Callable[[Folded], Shipped | None] | None = None,
 ) -> Folded:
     """Record taps at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
 

@@ -97,8 +97,13 @@ class Shipping:
         self.shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
         self.update: Update | None = None
 
-    def __call__(self, state: Folded) -> Shipped:
-        version, sheet, data = live_sheet(self.game, self.shared, state)
+    def __call__(self, state: Folded) -> Shipped | None:
+        """Render the sheet at ``state``; a render that fails ships nothing, and the tap is stored all the same."""
+        try:
+            version, sheet, data = live_sheet(self.game, self.shared, state)
+        except Exception:  # the answer renders again and shows the error; the tap must not be lost to it
+            current_app.logger.exception("live: the sheet could not be rendered with the tap")
+            return None
         self.update = Update(version, sheet, Message.of(event(data, event_id=version)))
         return Shipped(self.shared.address, self.shared.language, self.update.message.deflated)
 

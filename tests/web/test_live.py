@@ -525,3 +525,18 @@ def test_a_notification_carries_the_sheet_only_while_it_fits_in_postgresqls_payl
     monkeypatch.setattr(models.shipped, "NOTIFY_PAYLOAD_LIMIT", len(payload))
     assert notice(7, 3, shipped) == "7:3"
     assert read_notice("7:3") == (7, 3, None)
+
+
+def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(client: FlaskClient, live_app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Rendering the pushed sheet while the tap is stored must never cost the tap: it counts, and nothing is shipped."""
+    token = crossed_twice(client)
+
+    def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        raise RuntimeError("template trouble")
+
+    monkeypatch.setattr(views.live, "live_sheet", broken)
+    tap(client, token, "pass", player="Ben", round="0")
+    assert "could not be rendered with the tap" in caplog.text
+    with live_app.app_context():
+        game = db.session.scalars(select(Game).where(Game.token == token)).one()
+        assert folded(game).version == 3
