@@ -16,8 +16,9 @@ from __future__ import annotations
 import base64
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import ForeignKey, LargeBinary, String
+from sqlalchemy import ForeignKey, LargeBinary, String, bindparam
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -57,16 +58,23 @@ class ShippedSheet(Base):
     deflated: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+def _replacing() -> Any:
+    """Return the statement that stores a game's newest pushed sheet per address and language, built once (building it costs more than running it)."""
+    columns = ("game_id", "address", "language", "version", "deflated")
+    statement = sqlite_insert(ShippedSheet).values({name: bindparam(name) for name in columns})
+    return statement.on_conflict_do_update(
+        index_elements=["game_id", "address", "language"],
+        set_={"version": statement.excluded.version, "deflated": statement.excluded.deflated},
+    )
+
+
+_REPLACING = _replacing()
+
+
 def ship_beside(game_id: int, version: int, shipped: Shipped) -> None:
     """Store the pushed sheet of ``version`` in the change's transaction (SQLite), replacing the one of the version before."""
     row = {"game_id": game_id, "address": shipped.address, "language": shipped.language, "version": version, "deflated": shipped.deflated}
-    statement = sqlite_insert(ShippedSheet).values(row)
-    db.session.execute(
-        statement.on_conflict_do_update(
-            index_elements=["game_id", "address", "language"],
-            set_={"version": statement.excluded.version, "deflated": statement.excluded.deflated},
-        )
-    )
+    db.session.execute(_REPLACING, row)
 
 
 def notice(game_id: int, version: int, shipped: Shipped | None) -> str:
