@@ -7,8 +7,8 @@ import gzip
 import re
 import threading
 import zlib
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +71,13 @@ def crossed_twice(client: FlaskClient) -> str:
 
 def events_of(response: TestResponse) -> list[dict[str, str]]:
     """Return a stream's events (comments left out), each as field → value, ``data`` lines joined."""
+    return events_in(response.get_data(as_text=True))
+
+
+def events_in(text: str) -> list[dict[str, str]]:
+    """Return the events of a stream's text, as ``events_of`` does for a response."""
     found = []
-    for block in response.get_data(as_text=True).split("\n\n"):
+    for block in text.split("\n\n"):
         fields: dict[str, str] = {}
         for line in block.splitlines():
             if line.startswith(":"):
@@ -452,7 +457,7 @@ def fresh_render(app: Flask, token: str) -> dict[str, str]:
     with app.app_context():
         game = db.session.scalars(select(Game).where(Game.token == token)).one()
         version, _, data = views.live.live_sheet(game, shared_viewer(token, editable=True, language="de"), folded(game))
-    return events_of_text(event(data, event_id=version))[0]
+    return events_in(event(data, event_id=version))[0]
 
 
 def stamped_now(pushed: dict[str, str]) -> dict[str, str]:
@@ -460,35 +465,43 @@ def stamped_now(pushed: dict[str, str]) -> dict[str, str]:
     return {**pushed, "data": re.sub(r'data-as-of="[^"]*"', "", pushed["data"])}
 
 
-def events_of_text(text: str) -> list[dict[str, str]]:
-    """Return the events of a stream's text, as ``events_of`` does for a response."""
-    found = []
-    for block in text.split("\n\n"):
-        fields: dict[str, str] = {}
-        for line in block.splitlines():
-            name, _, value = line.partition(": ")
-            fields[name] = f"{fields[name]}\n{value}" if name in fields else value
-        if fields:
-            found.append(fields)
-    return found
+def two_apps(tmp_path: Path) -> tuple[Flask, Flask, str]:
+    """Return two apps on one SQLite file, as two server processes, and a game started on the first at version 2."""
+    tapper, other = (app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600) for _ in range(2))
+    return tapper, other, crossed_twice(tapper.test_client())
+
+
+@contextmanager
+def watched_by(app: Flask, token: str) -> Iterator[Callable[[], None]]:
+    """Keep the game watched by a stream of ``app`` (at version 2); yield one tick of its listener, from where it stood."""
+    hub = hub_of(app)
+    with app.app_context():
+        engine = db.engine
+    last_id, _ = hub.look(engine, 0)
+
+    def tick() -> None:
+        hub.look(engine, last_id)
+
+    with hub.watching(tokens(app, token).id, 2):
+        yield tick
+
+
+def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count every render of a live sheet from now on."""
+    renders: list[str] = []
+    render = views.live.live_sheet
+    monkeypatch.setattr(views.live, "live_sheet", lambda *args: renders.append("render") or render(*args))
+    return renders
 
 
 def test_a_tap_on_one_server_is_pushed_by_another_without_rendering_it_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The tapping process renders the sheet once; another process on the same SQLite file takes it on its tick and
     pushes it as it is, identical to what it would render itself."""
-    tapper, other = (app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600) for _ in range(2))
-    token = crossed_twice(tapper.test_client())
-    game_id = tokens(other, token).id
-    hub = hub_of(other)
-    with other.app_context():
-        engine = db.engine
-    last_id, _ = hub.look(engine, 0)
-    with hub.watching(game_id, 2):
+    tapper, other, token = two_apps(tmp_path)
+    with watched_by(other, token) as look:
         tap(tapper.test_client(), token, "pass", player="Ben", round="0")
-        renders: list[str] = []
-        render = views.live.live_sheet
-        monkeypatch.setattr(views.live, "live_sheet", lambda *args: renders.append("other") or render(*args))
-        hub.look(engine, last_id)
+        renders = counted_renders(monkeypatch)
+        look()
         pushed = pushed_on(other, token, 2)
     assert renders == []
     assert pushed["id"] == "3"
@@ -497,22 +510,14 @@ def test_a_tap_on_one_server_is_pushed_by_another_without_rendering_it_again(tmp
 
 def test_a_change_stored_without_its_sheet_is_rendered_where_it_is_pushed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A change that came without a pushed sheet (stored by other code than a tap) is rendered by the process that pushes it."""
-    tapper, other = (app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600) for _ in range(2))
-    token = crossed_twice(tapper.test_client())
-    game_id = tokens(other, token).id
-    hub = hub_of(other)
-    with other.app_context():
-        engine = db.engine
-    last_id, _ = hub.look(engine, 0)
-    with hub.watching(game_id, 2):
+    tapper, other, token = two_apps(tmp_path)
+    with watched_by(other, token) as look:
         with tapper.app_context():
             append_event(db.session.scalars(select(Game).where(Game.token == token)).one(), "pass", {"round": 0, "player": "Ben"}, idempotency_key="no-sheet")
-        hub.look(engine, last_id)
-        renders: list[str] = []
-        render = views.live.live_sheet
-        monkeypatch.setattr(views.live, "live_sheet", lambda *args: renders.append("other") or render(*args))
+        look()
+        renders = counted_renders(monkeypatch)
         pushed = pushed_on(other, token, 2)
-    assert renders == ["other"]
+    assert renders == ["render"]
     assert stamped_now(pushed) == stamped_now(fresh_render(other, token))
 
 
