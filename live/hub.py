@@ -7,9 +7,9 @@ taps send (the game and its new version), on one LISTEN connection per process; 
 query per tick asks for the events stored since the last one it saw (the events' own ascending
 id), so a tick costs what changed, not how many games are open. A change carries its pushed sheet
 when the process that stored it rendered one (``models.shipped``): the listener keeps it for the
-streams it wakes (``Pushes.offer``), so they push it without rendering it again. A version is the number of a
-game's newest event, so it only ever grows. The listener runs while any stream waits and stops a
-while after the last one left.
+streams it wakes (``Pushes.offer``), so they push it without rendering it again. A version is the
+number of a game's newest event, so it only ever grows. The listener runs while any stream waits
+and stops a while after the last one left.
 
 While it runs, the listener sees every change, so it knows the version of every game it has
 seen change or be watched since it started: a reconnecting stream is told its game's version
