@@ -96,20 +96,23 @@ class Shipping:
         self.game = game
         self.shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
         self.update: Update | None = None
+        self.rendered: Folded | None = None
+        """The state the update was rendered from: ``append_events`` returns that very value when it stored it."""
 
     def __call__(self, state: Folded) -> Shipped | None:
         """Render the sheet at ``state``; a render that fails ships nothing, and the tap is stored all the same."""
+        self.update = self.rendered = None
         try:
             version, sheet, data = live_sheet(self.game, self.shared, state)
         except Exception:  # the answer renders again and shows the error; the tap must not be lost to it
             current_app.logger.exception("live: the sheet could not be rendered with the tap")
             return None
-        self.update = Update(version, sheet, Message.of(event(data, event_id=version)))
+        self.update, self.rendered = Update(version, sheet, Message.of(event(data, event_id=version))), state
         return Shipped(self.shared.address, self.shared.language, self.update.message.deflated)
 
     def stored(self, state: Folded) -> Update | None:
         """Return the update rendered for the stored ``state`` (a retried tap that counted before has none), kept for this process's streams."""
-        if self.update is None or self.update.version != state.version:
+        if self.update is None or self.rendered is not state:
             return None
         pushes_of(current_app._get_current_object()).offer(self.shared.address, self.shared.language, self.update)  # type: ignore[attr-defined]
         return self.update
