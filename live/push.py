@@ -41,7 +41,7 @@ class Message:
 
 
 def event(data: str, *, name: str | None = None, event_id: int | None = None) -> str:
-    """Return a server-sent event; every line of ``data`` gets its own ``data:`` field, blank lines none.
+    r"""Return a server-sent event; every line of ``data`` gets its own ``data:`` field, blank lines none.
 
     >>> event("<p>\n\n  hi</p>", event_id=3)
     'id: 3\ndata: <p>\ndata:   hi</p>\n\n'
