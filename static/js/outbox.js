@@ -127,7 +127,7 @@
   function showBanner() {
     let text = "";
     if (taps.length && trouble === "server") text = counted(texts.serverTroubleOne, texts.serverTroubleMany);
-    else if (taps.length && trouble) text = counted(texts.waitingOne, texts.waitingMany);
+    else if (taps.length && trouble) text = `${counted(texts.waitingOne, texts.waitingMany)} · ${texts.asOf.replace("{time}", asOf())}`;
     else if (trouble === "offline") text = texts.offlineAsOf.replace("{time}", asOf());
     if (banner.dataset.text === text) return;
     banner.dataset.text = text;

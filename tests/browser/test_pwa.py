@@ -76,6 +76,56 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     assert len(pass_events(live_app, sheet)) == 4
 
 
+def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """A crosses Anna, B crosses Ben, A hands Cleo the figure, A leaves the Wi-Fi and reloads: all three are there.
+
+    A tap made offline and reloaded still waits (its key kept on the phone) and counts once when the network is back.
+    """
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    install(anna)
+    ben.goto(sheet)
+    anna.locator(".pass-boxes").nth(0).click()
+    expect(crosses(anna, 0)).to_have_count(1)
+    ben.locator(".pass-boxes").nth(1).click()  # pushed to Anna's phone
+    expect(crosses(anna, 1)).to_have_count(1)
+    anna.locator(".give-figure").nth(2).click()  # the tap's answer
+    expect(anna.locator(".happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    seen_at = anna.locator("#sheet").get_attribute("data-as-of")
+
+    anna.context.set_offline(True)  # right away: no moment to fetch the sheet once more
+    eventually(anna, "(url) => caches.match(url).then((kept) => kept.text()).then((page) => page.includes('class=\"holder\"'))", sheet)
+    anna.reload()
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(anna.locator(".happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    assert anna.locator("#sheet").get_attribute("data-as-of") == seen_at
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+
+    anna.locator(".pass-boxes").nth(2).click()
+    anna.reload()
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(anna.locator(".pass-boxes").nth(2).locator(".box[data-pending]")).to_have_count(1)
+    expect(anna.locator("button.undo")).to_contain_text("Cleo")
+    expect(anna.locator("#connection > span").first).to_have_text(re.compile(r"^offline – 1 Änderung wartet · Stand von \d\d:\d\d$"))
+    anna.screenshot(path=str(screenshot_dir / "pwa-4-offline-round-reloaded.png"))
+    kept_key = anna.evaluate("() => JSON.parse(Object.values({...localStorage}).find((v) => v.includes('taps'))).taps[0].key")
+
+    anna.context.set_offline(False)
+    for phone in (anna, ben):
+        expect(crosses(phone, 2)).to_have_count(1)
+    expect(anna.locator("#connection")).to_be_empty()
+    anna.reload()
+    expect(crosses(anna, 2)).to_have_count(1)
+    events = pass_events(live_app, sheet)
+    assert sorted(event.payload["player"] for event in events) == ["Anna", "Ben", "Cleo"]
+    assert [event.idempotency_key for event in events if event.payload["player"] == "Cleo"] == [kept_key]
+
+
 def test_a_page_never_opened_shows_the_offline_page_without_a_network(
     new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
 ) -> None:
