@@ -300,6 +300,31 @@
 
   // --- Taking taps --------------------------------------------------------------------------------
 
+  // A thumb that bounces, or a double tap, clicks one button twice within a few dozen milliseconds;
+  // two deliberate taps on the same boxes are 300 ms apart or more. So a second click on the same
+  // tap sooner than BOUNCE after the first is dropped before htmx sees it, as long as the sheet it
+  // was made on is still shown: once the answer to the first tap has replaced the sheet, the next tap
+  // is the player's response to what they see. Not the dblclick gesture itself (a click's detail of
+  // 2): phones count taps up to about half a second apart as one gesture, which would drop a deliberate cross.
+  const BOUNCE = 250;
+  let lastClick = { identity: null, at: -Infinity, on: null };
+  document.addEventListener(
+    "click",
+    (event) => {
+      const form = event.target.closest && event.target.closest("#sheet form[hx-post]");
+      if (!form || !event.target.closest("button")) return;
+      const now = performance.now();
+      const tapIdentity = formIdentity(form);
+      if (tapIdentity === lastClick.identity && now - lastClick.at < BOUNCE && lastClick.on === sheet()) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
+      lastClick = { identity: tapIdentity, at: now, on: sheet() };
+    },
+    true,
+  );
+
   document.addEventListener("htmx:config:request", (event) => {
     const ctx = event.detail.ctx;
     const form = ctx.sourceElement;

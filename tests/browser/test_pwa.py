@@ -52,7 +52,9 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
     anna.screenshot(path=str(screenshot_dir / "pwa-1-offline-reload.png"))
 
+    anna.clock.install()
     anna.locator(".pass-boxes").nth(0).click()
+    anna.clock.run_for(300)  # a second deliberate tap, not a bouncing thumb
     anna.locator(".pass-boxes").nth(0).click()
     anna.locator(".pass-boxes").nth(1).click()
     expect(anna.locator(".box[data-pending]")).to_have_count(3)
@@ -124,6 +126,33 @@ def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw
     events = pass_events(live_app, sheet)
     assert sorted(event.payload["player"] for event in events) == ["Anna", "Ben", "Cleo"]
     assert [event.idempotency_key for event in events if event.payload["player"] == "Cleo"] == [kept_key]
+
+
+def test_a_double_tap_on_the_pass_boxes_is_one_cross_and_two_taps_300_ms_apart_are_two(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
+) -> None:
+    """A bouncing thumb (the two clicks of a dblclick) makes one cross; a second deliberate tap still counts.
+
+    Offline, so that no answer replaces the sheet between the taps: only the time between them tells them apart.
+    """
+    phone = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    boxes = phone.locator(".pass-boxes").nth(0)
+    shown = boxes.locator(".box.crossed, .box[data-pending]")
+    phone.clock.install()
+    phone.clock.pause_at(phone.evaluate("Date.now()") + 1000)  # the page's time stands still between the two clicks
+    phone.context.set_offline(True)
+
+    boxes.dblclick()
+    expect(shown).to_have_count(1)
+    phone.clock.run_for(300)
+    boxes.click()
+    expect(shown).to_have_count(2)
+    phone.clock.resume()
+    phone.context.set_offline(False)
+    expect(crosses(phone, 0)).to_have_count(2)
+    expect(phone.locator(".box[data-pending]")).to_have_count(0)
+    assert [event.payload["player"] for event in pass_events(live_app, sheet)] == ["Anna", "Anna"]
 
 
 def test_a_page_never_opened_shows_the_offline_page_without_a_network(
