@@ -1,6 +1,7 @@
 """Correcting a finished round or day, the same way for every game.
 
-The form is filled in with what is stored and says which change it was filled in from
+The form is filled in with what is stored (and any change a link asks for: the refusal of a
+tap made for a round already over links here with that tap) and says which change it was filled in from
 (``seen``); saving it records one correction event. If that round or day changed since (the
 rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
@@ -51,6 +52,8 @@ class Correction(Generic[T, V]):
     """The record to store from the posted form, the values to show again, and problems found before the rules look."""
     offers: Callable[[T, int], Mapping[str, object]]
     """What the form offers to choose from for round or day ``index``, besides its values."""
+    prefilled: Callable[[V, Mapping[str, str], Sequence[str]], V] = lambda stored, asked, players: stored
+    """The stored values with what a link asks to change (query string, players): only choices the form offers, the rest as stored."""
 
 
 def form_seen() -> int:
@@ -88,7 +91,9 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
     if finished_part(now.table, index) is None:
         abort(404)
     if request.method == "GET":
-        return _form(game, viewer, how, now, index, how.stored(how.rules.typed(now.table), index), now.version, [], 200, None)
+        stored = how.stored(how.rules.typed(now.table), index)
+        values = how.prefilled(stored, request.args, game.player_names)
+        return _form(game, viewer, how, now, index, values, now.version, [], 200, None, prefilled=values != stored)
     seen = form_seen()
     written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
@@ -112,10 +117,11 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
 
 def _form(
     game: Game, viewer: Viewer, how: Correction[T, V], now: Folded, index: int, values: V, seen: int,
-    problems: list[str], status: int, stands_now: V | None,
+    problems: list[str], status: int, stands_now: V | None, *, prefilled: bool = False,
 ) -> Response:
-    """Render the correction form filled in with ``values`` (the stored round or day, or what was refused, beside ``stands_now``)."""
+    """Render the correction form filled in with ``values`` (the stored round or day, a link's change to it, or what was refused, beside ``stands_now``)."""
     return game_page(
         how.template, "correct", game, viewer, status=status, number=index + 1, players=list(game.player_names),
-        values=values, stands_now=stands_now, seen=seen, problems=problems, **how.offers(how.rules.typed(now.table), index),
+        values=values, stands_now=stands_now, seen=seen, problems=problems, prefilled=prefilled,
+        **how.offers(how.rules.typed(now.table), index),
     )

@@ -178,12 +178,23 @@
           line.textContent = reason;
           item.append(line);
         });
+        const forget = () => {
+          notices = notices.filter((other) => other.id !== notice.id);
+          save();
+        };
+        if (notice.fix && /^\/(?!\/)/.test(notice.fix.href)) {
+          const link = document.createElement("a");
+          link.className = "button primary fix";
+          link.href = notice.fix.href;
+          link.textContent = notice.fix.text;
+          link.addEventListener("click", forget); // the player goes to fix it: read
+          item.append(link);
+        }
         const read = document.createElement("button");
         read.type = "button";
         read.textContent = texts.dismiss;
         read.addEventListener("click", () => {
-          notices = notices.filter((other) => other.id !== notice.id);
-          save();
+          forget();
           showNotices();
         });
         item.append(read);
@@ -192,8 +203,9 @@
     );
   }
 
-  function report(template, tap, reasons) {
-    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons });
+  // ``fix``: where the server says the tap can still be made to count (its round's correction, filled in with it).
+  function report(template, tap, reasons, fix = null) {
+    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons, fix });
     save();
     showNotices();
   }
@@ -258,11 +270,13 @@
       return { renew: true };
     }
     const page = new DOMParser().parseFromString(html, "text/html");
-    const reasons = [...page.querySelectorAll(".problems p")].map((line) => line.textContent.trim());
+    const fixLink = page.querySelector(".problems a.fix");
+    const fix = fixLink && { href: fixLink.getAttribute("href"), text: fixLink.textContent.trim() };
+    const reasons = [...page.querySelectorAll(".problems p:not(.fix-line)")].map((line) => line.textContent.trim());
     if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
     page.querySelectorAll(".problems").forEach((box) => box.remove());
     const refreshed = page.getElementById("sheet");
-    return { notice: [texts.refused, reasons], html: refreshed ? refreshed.outerHTML : null };
+    return { notice: [texts.refused, reasons, fix], html: refreshed ? refreshed.outerHTML : null };
   }
 
   async function pump(asked = false) {
@@ -282,7 +296,7 @@
         }
         taps.shift();
         save();
-        if (settled.notice) report(settled.notice[0], tap, settled.notice[1]);
+        if (settled.notice) report(settled.notice[0], tap, settled.notice[1], settled.notice[2]);
         if (settled.html) await swapSheet(settled.html);
         retryDelay = FIRST_RETRY;
       }

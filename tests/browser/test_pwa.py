@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from models import Event, Game, db
 from tests.conftest import PhoneMaker
-from tests.browser.taps import eventually, install, start_game
+from tests.browser.taps import eventually, finish_round, install, start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -213,6 +213,36 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     anna.reload()
     expect(anna.locator("#notices .notice")).to_have_count(0)
     assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Cleo", "Cleo", "Cleo"]
+
+
+def test_a_tap_refused_because_its_round_is_over_links_the_correction_filled_in_with_it(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's cross for Cleo waits offline while Ben's phone ends round 1: the refusal leads to round 1's correction with the cross."""
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    ben.goto(sheet)
+    anna.context.set_offline(True)
+    anna.locator(".pass-boxes").nth(2).click()
+    expect(anna.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    finish_round(ben, "Ben", 1)
+    type_hand(ben, 0, 4)
+    type_hand(ben, 2, 6)
+
+    anna.context.set_offline(False)
+    notice = anna.locator("#notices .notice")
+    expect(notice).to_contain_text("Runde 1 ist schon vorbei")
+    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-link.png"), full_page=True)
+    notice.get_by_role("link", name="Runde 1 damit korrigieren").click()
+    anna.wait_for_url(re.compile(r"/rounds/1/correct\?passes-2=1$"))
+    expect(anna.locator("input[name=passes-2][value='1']")).to_be_checked()
+    expect(anna.locator("#correct .note")).to_contain_text("nicht gezählt")
+    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-form.png"), full_page=True)
+    anna.locator("#correct button[type=submit].primary").click()
+    anna.wait_for_url(sheet)
+    expect(anna.locator("#sheet tr.round--done").first.locator("td").nth(2).locator(".crosses")).to_have_text("✕")
+    expect(anna.locator("#notices .notice")).to_have_count(0)
 
 
 def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker, live_server: str) -> None:
