@@ -7,15 +7,13 @@ AURUXXX hand and an AURUXXX round look like in them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from urllib.parse import urlencode
 from typing import Any
 
-from flask import url_for
 from flask_babel import gettext
 
-from models import Folded, Game
+from models import Game
 from rules.auruxxx import AURUXXX
 from rules.auruxxx.history import AuruxxxTable, hand_in, may_enter_hand
 from rules.auruxxx.record import serialise_hand
@@ -30,14 +28,12 @@ from rules.auruxxx.score import (
     nobody_may_hold_after,
     retyped_hand,
 )
-from rules.history import finished_part
 from rules.json_value import JSON
 from rules.problems import readable
 from views.auruxxx.sheet import whole
 from views.corrections import Correction
 from views.forms import is_integer, is_whole, posted_index, whole_or_text
 from views.keypads import Keypad
-from views.sheets import Fix
 
 KEYPAD_CARDS: tuple[tuple[str, str], ...] = (
     *((f"n{value}", str(value)) for value in NUMBER_VALUES),
@@ -241,8 +237,9 @@ def _read_round_form(form: Mapping[str, str], game: Game, table: AuruxxxTable, i
     return written, shown, []
 
 
-def _prefilled_round(stored: RoundForm, asked: Mapping[str, str], players: Sequence[str]) -> RoundForm:
+def _prefilled_round(stored: RoundForm, asked: Mapping[str, str], table: AuruxxxTable) -> RoundForm:
     """Return the stored round with the crosses or the figure holder a link asks for (a refused tap's); anything else in it is left out."""
+    players = table.game.players
     passes = dict(stored.passes)
     for seat, player in enumerate(players):
         crosses = asked.get(f"passes-{seat}", "")
@@ -250,21 +247,6 @@ def _prefilled_round(stored: RoundForm, asked: Mapping[str, str], players: Seque
             passes[player] = int(crosses)
     holder = asked.get("happy_man", "")
     return replace(stored, passes=passes, happy_man=holder if holder in players else stored.happy_man)
-
-
-def refused_fix(state: Folded, token: str, index: int, asked: Callable[[AuruxxxTable], dict[str, str] | None]) -> Fix | None:
-    """Return the correction of round ``index``, filled in with a tap refused because that round is over (None while it is not).
-
-    ``asked`` says what the tap changes in the round as the form names it (None if the form cannot say it).
-    """
-    table = AURUXXX.typed(state.table)
-    if finished_part(table, index) is None:
-        return None
-    fields = asked(table)
-    if fields is None:
-        return None
-    address = f'{url_for("auruxxx.correct", token=token, number=index + 1)}?{urlencode(fields)}'
-    return Fix(address, gettext("Correct round %(n)s with it", n=index + 1))
 
 
 def _round_offers(table: AuruxxxTable, index: int) -> dict[str, object]:
@@ -288,6 +270,8 @@ ROUND_CORRECTION: Correction[AuruxxxTable, RoundForm] = Correction(
     stored=_stored_round,
     read_form=_read_round_form,
     offers=_round_offers,
+    endpoint="auruxxx.correct",
+    fix_text=lambda number: gettext("Correct round %(n)s with it", n=number),
     prefilled=_prefilled_round,
 )
 """A finished round corrected as a whole: who ended it, with how many Golden 12, the figure, crosses and hands."""

@@ -17,7 +17,7 @@ from rules.auruxxx.score import GOLDEN12_IN_DECK, MAX_PASSES
 from rules.json_value import JSON
 from views import corrections
 from views.addresses import open_to_edit
-from views.auruxxx.forms import HAND_KEYPAD, ROUND_CORRECTION, posted_round, refused_fix
+from views.auruxxx.forms import HAND_KEYPAD, ROUND_CORRECTION, posted_round
 from views.forms import is_whole, posted_player
 from views.keypads import enter_hand
 from views.render import game_page, go_to
@@ -40,7 +40,7 @@ def pass_cross(token: str) -> Response:
         crosses = table.game.rounds[index].passes_of(player) + 1
         return {f"passes-{seat}": str(crosses)} if crosses <= MAX_PASSES else None
 
-    return after_tap(game, viewer, tapped, fix=refused_fix(tapped.state, game.token, index, one_cross_more) if tapped.problems else None)
+    return after_tap(game, viewer, tapped, fix=corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None)
 
 
 @bp.post("/g/<token>/happy-man")
@@ -50,7 +50,7 @@ def hand_on_happy_man(token: str) -> Response:
     player = posted_player(request.form, game.player_names)
     index = posted_round(request.form)
     tapped = record_tap(game, viewer, "happy_man", {"round": index, "player": player})
-    fix = refused_fix(tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
+    fix = corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
     return after_tap(game, viewer, tapped, fix=fix)
 
 
