@@ -6,7 +6,8 @@
 // kept, with a banner ("offline – 3 changes waiting"), and goes when the phone is back online
 // (or on the next try); the key makes the server count it once however often it is sent.
 // A refused tap is reported in a notice that stays until the player has read it, outside the
-// part of the page the live updates replace; the taps after it still go.
+// part of the page the live updates replace; the taps after it still go. Where the server names
+// a way to make it count after all (its round's correction, filled in with it), the notice links it.
 //
 // What waits is marked by one attribute contract, the same for every game: whatever shows a
 // waiting tap gets `data-pending`, and the sheet's stylesheet draws it. A form fills its empty
