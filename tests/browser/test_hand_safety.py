@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
-from tests.browser.taps import start_game
+from tests.browser.taps import start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -90,12 +90,8 @@ def test_a_keypad_left_open_while_another_phone_closes_the_round_says_so_and_lea
     sheet = round_ended_by_ben(anna, live_server)
     ben.goto(f"{sheet}/hand/0")
     tap_cards(ben, "7")
-    for seat, total in ((2, 3), (0, 5)):
-        anna.goto(f"{sheet}/hand/{seat}")
-        anna.locator("#keypad details.typed summary").click()
-        anna.locator("#keypad input[name=points]").fill(str(total))
-        anna.locator("#keypad button[value=save-points]").click()
-        anna.wait_for_url(sheet)
+    type_hand(anna, 2, 3)
+    type_hand(anna, 0, 5)
     expect(anna.locator("#sheet tr.round--current th .round-number")).to_have_text("2")
 
     ben.locator(".keys .key", has_text=re.compile(r"^4$")).click()

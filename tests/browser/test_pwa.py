@@ -180,17 +180,22 @@ def test_a_page_never_opened_shows_the_offline_page_without_a_network(
     phone.context.set_offline(False)
 
 
-def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
-    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
-) -> None:
-    """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
+def cross_for_cleo_offline(new_phone: PhoneMaker, live_server: str) -> tuple[Page, Page, str]:
+    """Open a game of Anna, Ben and Cleo on two phones; Anna's goes offline and taps a cross for Cleo. Return both and the sheet."""
     anna = new_phone()
     ben = new_phone()
     sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
     ben.goto(sheet)
-
     anna.context.set_offline(True)
     anna.locator(".pass-boxes").nth(2).click()
+    return anna, ben, sheet
+
+
+def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
+    anna, ben, sheet = cross_for_cleo_offline(new_phone, live_server)
     anna.locator(".pass-boxes").nth(0).click()
     expect(anna.locator("#connection")).to_contain_text("offline – 2 Änderungen warten")
     for count in range(1, 4):
@@ -222,12 +227,7 @@ def test_a_tap_refused_because_its_round_is_over_links_the_correction_filled_in_
     new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
 ) -> None:
     """Anna's cross for Cleo waits offline while Ben's phone ends round 1: the refusal leads to round 1's correction with the cross."""
-    anna = new_phone()
-    ben = new_phone()
-    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
-    ben.goto(sheet)
-    anna.context.set_offline(True)
-    anna.locator(".pass-boxes").nth(2).click()
+    anna, ben, sheet = cross_for_cleo_offline(new_phone, live_server)
     expect(anna.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
     finish_round(ben, "Ben", 1)
     type_hand(ben, 0, 4)
