@@ -18,7 +18,7 @@ from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from live import Update
 from views.live import Shipping, shared_sheet
-from views.sheets import render
+from views.sheets import Fix, render
 from views.viewers import DEVICE_COOKIE, Viewer
 
 bp = Blueprint("taps", __name__)
@@ -111,14 +111,15 @@ def record_taps(
     return Tapped(folded(game), tuple(refusals))
 
 
-def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "") -> BaseResponse:
+def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "", fix: Fix | None = None) -> BaseResponse:
     """Answer a tap on a sheet: the refusal on this phone's sheet, the sheet every phone is pushed for htmx, else back to the page.
 
     A plain form is redirected, so that reloading the page does not send the tap again.
-    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal.
+    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal;
+    ``fix`` is shown with the refusal, a way to make the tap count after all.
     """
     if tapped.problems:
-        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at)
+        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at, fix=fix)
     if viewer.fragment:
         return shared_sheet(game, viewer, tapped.state, tapped.rendered)
     return redirect(url_for("games.sheet", token=game.token), code=303)
