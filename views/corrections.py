@@ -1,7 +1,8 @@
 """Correcting a finished round or day, the same way for every game.
 
 The form is filled in with what is stored and says which change it was filled in from
-(``seen``); saving it records one correction event. If that round or day changed since (the
+(``seen``, read as every form that moves something reads it: ``views.taps.posted_seen``);
+saving it records one correction event. If that round or day changed since (the
 rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
 rules refuse answers 422 with the form as it was filled in, so nothing typed is lost.
@@ -14,16 +15,14 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from flask import abort, request, url_for
-from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, StaleError, folded
 from rules.games import GameRules, TableEvent
 from rules.history import changed_since, finished_part
 from rules.json_value import JSON
-from views.forms import is_whole
 from views.render import game_page, go_to
-from views.taps import record_tap
+from views.taps import posted_seen, record_tap
 from views.viewers import Viewer
 
 T = TypeVar("T")
@@ -53,20 +52,6 @@ class Correction(Generic[T, V]):
     """What the form offers to choose from for round or day ``index``, besides its values."""
 
 
-def form_seen() -> int:
-    """Return ``seen`` of a correction form: the number of the newest change it was filled in from.
-
-    Without it nobody can tell whether someone else changed the round or day meanwhile, so
-    such a form is refused (400) before anything is stored.
-    """
-    posted = request.form.get("seen", "")
-    if not is_whole(posted):
-        abort(400, description=gettext(
-            "This correction does not say which state of the game it was made from. Open the correction again and save it."
-        ))
-    return int(posted)
-
-
 def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callable[[Sequence[TableEvent]], None]:
     """Return a precondition refusing a correction of round or day ``index`` if it changed after change ``seen``.
 
@@ -89,7 +74,7 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
         abort(404)
     if request.method == "GET":
         return _form(game, viewer, how, now, index, how.stored(how.rules.typed(now.table), index), now.version, [], 200, None)
-    seen = form_seen()
+    seen = posted_seen(now.version)
     written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
         try:

@@ -114,11 +114,12 @@ def sheet_of(kind: str) -> SheetView[Any]:
 
 
 def _sheet(
-    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str
+    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str, overtaken: object = None
 ) -> tuple[str, dict[str, Any]]:
     """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
 
-    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open.
+    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open;
+    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``views.taps.Overtaken``).
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
@@ -136,15 +137,17 @@ def _sheet(
         "undo": undo_offer(game, now.history),
         "players": list(game.player_names),
         "refused_at": refused_at,
+        "overtaken": overtaken,
     }
     return f"{views.folder}/sheet.html", context
 
 
 def render(
-    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = ""
+    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = "",
+    overtaken: object = None,
 ) -> Response:
-    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
-    template, context = _sheet(game, viewer, state, problems, refused_at)
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals or a choice on it."""
+    template, context = _sheet(game, viewer, state, problems, refused_at, overtaken)
     return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
 
 

@@ -28,7 +28,7 @@
   const LAST_RETRY = 30_000;
   const SERVER_TRIES = 5;
   // After this many server errors in a row a tap is given up and reported, so it cannot hold up the others.
-  const NOT_SENT = new Set(["csrf_token", "key"]);
+  const NOT_SENT = new Set(["csrf_token", "key", "seen"]);
 
   const sheet = () => document.getElementById("sheet");
   const sheetAddress = sheet() && sheet().getAttribute("hx-get");
