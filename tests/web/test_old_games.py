@@ -9,11 +9,15 @@ game's edit address from before still shows its own game, read-only, and leads n
 from __future__ import annotations
 
 import re
+import threading
 
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import TableDriver
+from views.live import messages
 
 HTMX = {"Accept-Language": "en", "HX-Request": "true"}
+WAIT = 10.0
+"""How long a stream in a test stays open; it returns as soon as it has said what it has to."""
 
 
 def test_a_long_table_name_sent_by_htmx_is_refused_with_the_form(driver: TableDriver) -> None:
@@ -25,3 +29,165 @@ def test_a_long_table_name_sent_by_htmx_is_refused_with_the_form(driver: TableDr
     assert fragment.lstrip().startswith('<section id="card"') and "name has at most 40 characters." in fragment
     with driver.app.app_context():
         assert driver.game(token).card_table.name is None
+
+
+def tokens(driver: TableDriver, token: str) -> tuple[str, str]:
+    """Return a game's read-only address and its table's address."""
+    with driver.app.app_context():
+        game = driver.game(token)
+        return str(game.read_token), game.card_table.token
+
+
+def rematch(driver: TableDriver, token: str) -> str:
+    """Tap "rematch" on a finished game; return the edit address it leads to."""
+    response = driver.post(token, "rematch")
+    assert response.status_code == 303, response.status_code
+    return str(response.headers["Location"]).removeprefix("/g/")
+
+
+def new_address(driver: TableDriver, token: str) -> str:
+    """Make new addresses from a game's join page; return the running game's new edit address."""
+    response = driver.post(token, "new-address")
+    assert response.status_code == 303, response.status_code
+    return str(response.headers["Location"]).removeprefix("/g/").removesuffix("/join")
+
+
+def finished_and_followed(driver: TableDriver) -> tuple[str, str]:
+    """Return a finished AURUXXX game's edit address and its running rematch's."""
+    first = auruxxx_over(driver.client)
+    return first, rematch(driver, first)
+
+
+def test_undo_on_a_finished_game_after_its_rematch_is_refused_with_the_way_on(driver: TableDriver) -> None:
+    """Issue 18, defect 5: undo no longer reopens round 3 of a game whose rematch runs: 409, the winner stays."""
+    first, second = finished_and_followed(driver)
+    before = driver.events(first)
+    page = driver.get(first).get_data(as_text=True)
+    last = [int(seq) for seq in re.findall(r'name="event" value="(\d+)"', page)] or [len(before) - 1]
+    refused = driver.post(first, "undo", event=str(last[0]))
+    assert refused.status_code == 409
+    answer = refused.get_data(as_text=True)
+    assert "This game is over and the next one is running at this table" in answer
+    assert f'href="/g/{second}"' in answer
+    assert driver.events(first) == before
+    assert driver.table(first).current is None, "round 3 stays finished"
+
+
+def test_every_change_to_a_followed_game_is_refused_on_every_route(driver: TableDriver) -> None:
+    """Corrections, keypads and taps on a game over and followed answer 409 with its sheet; nothing is stored."""
+    first, second = finished_and_followed(driver)
+    before = driver.events(first)
+    for route, form in (
+        ("rounds/1/correct", {"finisher": "Ben", "golden12": "1", "hand-0": "5", "hand-2": "5"}),
+        ("pass", {"round": "2", "player": "Anna"}),
+        ("happy-man", {"round": "2", "player": "Anna"}),
+        ("finish", {"round": "2", "player": "Anna", "golden12": "1"}),
+        ("hand/0", {"round": "2", "action": "save-points", "points": "5"}),
+    ):
+        refused = driver.post(first, route, headers=HTMX, **form)
+        assert refused.status_code == 409, route
+        assert f'href="/g/{second}"' in refused.get_data(as_text=True), route
+    assert driver.get(first, "rounds/1/correct").status_code == 409
+    assert driver.events(first) == before
+
+
+def test_the_followed_game_shows_read_only_with_one_way_to_the_running_game(driver: TableDriver) -> None:
+    """Its own edit address shows the sheet without controls and says once where the game goes on."""
+    first, second = finished_and_followed(driver)
+    sheet = driver.get(first).get_data(as_text=True).split('id="sheet"')[1]
+    assert "<form" not in sheet and "correct-link" not in sheet
+    assert sheet.count("rematch-notice") == 1 and f'href="/g/{second}" data-follow' in sheet
+
+
+def test_a_new_address_on_the_rematch_retires_the_old_games_address_for_handing_out(driver: TableDriver) -> None:
+    """Defect 5: after new addresses on game 2, game 1's old edit address hands out none of game 2's new addresses."""
+    first, second = finished_and_followed(driver)
+    _, old_table = tokens(driver, second)
+    renewed = new_address(driver, second)
+    new_watch, new_table = tokens(driver, renewed)
+    assert renewed != second and new_table != old_table
+    assert driver.get(second).status_code == 404, "the old edit address of game 2 stops working"
+    old_sheet = driver.get(first)
+    assert old_sheet.status_code == 200, "game 1's address still shows game 1"
+    for answer in (
+        old_sheet,
+        driver.get(first, "evening"),
+        driver.get(first, "join"),
+        driver.get(first, "table-card"),
+        driver.post(first, "rematch"),
+        driver.post(first, "next/auruxxx"),
+        driver.post(first, "new-address"),
+        driver.post(first, "me", name="Anna"),
+    ):
+        text = answer.get_data(as_text=True) + str(answer.headers.get("Location", "")) + str(answer.headers.get("HX-Redirect", ""))
+        assert renewed not in text and new_table not in text, answer.request.path
+    assert driver.get(first, "join").status_code == 403
+    assert "Ask the table for the new code" in driver.get(first, "join").get_data(as_text=True)
+    assert "ask the table for the new code" in old_sheet.get_data(as_text=True)
+    assert f'href="/g/{new_watch}"' in old_sheet.get_data(as_text=True), "it may still watch the running game"
+
+
+def test_a_new_address_on_a_finished_game_retires_the_running_games_address(driver: TableDriver) -> None:
+    """The other way round: new addresses made on game 1 replace game 2's edit address too; its old one hands out nothing."""
+    first, second = finished_and_followed(driver)
+    _, old_table = tokens(driver, second)
+    renewed = new_address(driver, first)
+    _, new_table = tokens(driver, renewed)
+    assert renewed != second and new_table != old_table
+    assert driver.get(second).status_code == 404
+    assert driver.post(second, "pass", round="0", player="Anna").status_code == 404
+    assert driver.get(second, "join").status_code == 404
+    with driver.app.app_context():
+        running = driver.game(renewed)
+        assert running.previous_id is not None and running.rematch is None, "the new address is the running game's"
+    assert driver.get(first, "join").status_code == 403, "game 1's address was retired with it"
+
+
+def test_both_games_note_the_new_addresses_so_their_streams_hear_of_it(driver: TableDriver) -> None:
+    """Each game whose address changed notes it in its history (a note, never undone, no score): its streams wake."""
+    first, second = finished_and_followed(driver)
+    renewed = new_address(driver, second)
+    assert driver.events(renewed)[-1] == ("new_addresses", {})
+    assert driver.events(first)[-1] == ("new_addresses", {})
+    assert "New addresses made for this table" in driver.get(renewed, "history").get_data(as_text=True)
+
+
+def stream_in_background(driver: TableDriver, token: str) -> tuple[threading.Thread, list[bytes]]:
+    """Open the live stream of an address as a phone has it open, on a thread; what it sends lands in the list."""
+    with driver.app.app_context():
+        game = driver.game(token)
+        game_id, seen = game.id, len(driver.events(token))
+    sent: list[bytes] = []
+    started = threading.Event()
+
+    def listen() -> None:
+        with driver.app.app_context():
+            for message in messages(driver.app, game_id, token, "en", seen, seen, WAIT):
+                sent.append(message.text)
+                started.set()
+
+    thread = threading.Thread(target=listen)
+    thread.start()
+    assert started.wait(WAIT)
+    return thread, sent
+
+
+def test_the_old_address_hears_at_once_over_its_stream_that_it_stopped_working(driver: TableDriver) -> None:
+    """Confusing spot: after "new address" the phone on the old address is told at once (``retired``), not at its next lost tap."""
+    token = driver.start("auruxxx")
+    thread, sent = stream_in_background(driver, token)
+    new_address(driver, token)
+    thread.join(WAIT)
+    assert not thread.is_alive(), "the stream ends once it has said so"
+    assert sent[-1] == b"event: retired\ndata: retired\n\n"
+
+
+def test_a_phone_on_the_sheet_is_pushed_the_rematch_it_follows_by_itself(driver: TableDriver) -> None:
+    """Confusing spot: the pushed sheet of the finished game carries the one way to the rematch the phone follows (data-follow)."""
+    first = auruxxx_over(driver.client)
+    thread, sent = stream_in_background(driver, first)
+    second = rematch(driver, first)
+    thread.join(WAIT)
+    pushed = b"".join(sent).decode()
+    assert pushed.count("rematch-notice") == 1
+    assert f'href="/g/{second}" data-follow' in pushed, "with the edit rights this phone had"
