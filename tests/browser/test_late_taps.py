@@ -1,0 +1,40 @@
+"""A late tap on a real phone: a figure tap kept offline, while another phone handed the figure on, asks before it counts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Playwright, expect
+
+from tests.browser.taps import start_game
+
+pytestmark = pytest.mark.browser
+
+SECONDS = 10_000
+
+
+def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_late(
+    browser: Browser, playwright: Playwright, live_server: str, screenshot_dir: Path
+) -> None:
+    """Issue 18, defect 3: Ben's phone taps "Ben" offline; Anna hands the figure to Cleo; online again, Ben is asked, and replaces."""
+    phones = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
+    anna, ben = (context.new_page() for context in phones)
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    with ben.expect_request(re.compile(r"/live\?"), timeout=SECONDS):
+        ben.goto(sheet)
+    ben.context.set_offline(True)
+    ben.locator(".give-figure").nth(1).click()
+    anna.locator(".give-figure").nth(2).click()
+    expect(anna.locator("td .holder")).to_have_count(1, timeout=SECONDS)
+    ben.context.set_offline(False)
+    notice = ben.locator("#notices .notice")
+    expect(notice).to_contain_text("Cleo", timeout=SECONDS)
+    ben.screenshot(path=str(screenshot_dir / "late-tap-choice.png"), full_page=True)
+    expect(anna.locator("tr.happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    notice.get_by_role("button", name="Durch meine ersetzen").click()
+    expect(anna.locator("tr.happy-man-row td").nth(1).locator(".holder")).to_have_count(1, timeout=SECONDS)
+    expect(ben.locator("#notices .notice")).to_have_count(0)
+    for context in phones:
+        context.close()
