@@ -38,3 +38,21 @@ def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_l
     expect(ben.locator("#notices .notice")).to_have_count(0)
     for context in phones:
         context.close()
+
+
+def test_the_phone_on_a_replaced_address_is_told_at_once(browser: Browser, playwright: Playwright, live_server: str) -> None:
+    """Confusing spot: Anna makes new addresses; Ben's phone on the old one says so at once, before his next tap is lost."""
+    phones = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
+    anna, ben = (context.new_page() for context in phones)
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    with ben.expect_request(re.compile(r"/live\?"), timeout=SECONDS):
+        ben.goto(sheet)
+    expect(ben.locator("#retired")).to_be_hidden()
+    anna.goto(f"{sheet}/join")
+    anna.locator("details.renew summary").click()
+    anna.locator("details.renew button").click()
+    anna.wait_for_url(lambda url: url != f"{sheet}/join" and url.endswith("/join"))
+    expect(ben.locator("#retired")).to_be_visible(timeout=SECONDS)
+    expect(ben.locator("#retired")).to_contain_text("neuen Code")
+    for context in phones:
+        context.close()
