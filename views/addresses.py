@@ -2,7 +2,9 @@
 
 The edit address (``Game.token``) lets a phone tap; the read-only address (``Game.read_token``)
 only shows the live sheet; the table address (``CardTable.token``) opens whatever game runs at
-the table. All are secrets, compared in constant time. A request opens its game once, here,
+the table. All are secrets, compared in constant time. A game over and followed takes no more
+changes on any address (``GameOver``), and an edit address retired by new addresses at its table
+shows its own game only, handing out none of the table's newer addresses (``leads_on``). A request opens its game once, here,
 and carries who is looking (``views.viewers.Viewer``) to everything that renders.
 """
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Playwright, expect
+from playwright.sync_api import Browser, Page, Playwright, expect
 
 from tests.browser.taps import start_game
 
@@ -15,15 +16,24 @@ pytestmark = pytest.mark.browser
 SECONDS = 10_000
 
 
-def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_late(
-    browser: Browser, playwright: Playwright, live_server: str, screenshot_dir: Path
-) -> None:
-    """Issue 18, defect 3: Ben's phone taps "Ben" offline; Anna hands the figure to Cleo; online again, Ben is asked, and replaces."""
+@pytest.fixture
+def table(browser: Browser, playwright: Playwright, live_server: str) -> Iterator[tuple[Page, Page, str]]:
+    """Yield Anna's and Ben's phones (Pixel 7, German) on a new AURUXXX sheet, Ben's live stream open, and the sheet's address."""
     phones = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
     anna, ben = (context.new_page() for context in phones)
     sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
     with ben.expect_request(re.compile(r"/live\?"), timeout=SECONDS):
         ben.goto(sheet)
+    yield anna, ben, sheet
+    for context in phones:
+        context.close()
+
+
+def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_late(
+    table: tuple[Page, Page, str], screenshot_dir: Path
+) -> None:
+    """Issue 18, defect 3: Ben's phone taps "Ben" offline; Anna hands the figure to Cleo; online again, Ben is asked, and replaces."""
+    anna, ben, _ = table
     ben.context.set_offline(True)
     ben.locator(".give-figure").nth(1).click()
     anna.locator(".give-figure").nth(2).click()
@@ -36,17 +46,11 @@ def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_l
     notice.get_by_role("button", name="Durch meine ersetzen").click()
     expect(anna.locator("tr.happy-man-row td").nth(1).locator(".holder")).to_have_count(1, timeout=SECONDS)
     expect(ben.locator("#notices .notice")).to_have_count(0)
-    for context in phones:
-        context.close()
 
 
-def test_the_phone_on_a_replaced_address_is_told_at_once(browser: Browser, playwright: Playwright, live_server: str) -> None:
+def test_the_phone_on_a_replaced_address_is_told_at_once(table: tuple[Page, Page, str]) -> None:
     """Confusing spot: Anna makes new addresses; Ben's phone on the old one says so at once, before his next tap is lost."""
-    phones = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
-    anna, ben = (context.new_page() for context in phones)
-    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
-    with ben.expect_request(re.compile(r"/live\?"), timeout=SECONDS):
-        ben.goto(sheet)
+    anna, ben, sheet = table
     expect(ben.locator("#retired")).to_be_hidden()
     anna.goto(f"{sheet}/join")
     anna.locator("details.renew summary").click()
@@ -54,5 +58,3 @@ def test_the_phone_on_a_replaced_address_is_told_at_once(browser: Browser, playw
     anna.wait_for_url(lambda url: url != f"{sheet}/join" and url.endswith("/join"))
     expect(ben.locator("#retired")).to_be_visible(timeout=SECONDS)
     expect(ben.locator("#retired")).to_contain_text("neuen Code")
-    for context in phones:
-        context.close()

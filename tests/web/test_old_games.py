@@ -9,15 +9,11 @@ game's edit address from before still shows its own game, read-only, and leads n
 from __future__ import annotations
 
 import re
-import threading
 
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import TableDriver
-from views.live import messages
 
 HTMX = {"Accept-Language": "en", "HX-Request": "true"}
-WAIT = 10.0
-"""How long a stream in a test stays open; it returns as soon as it has said what it has to."""
 
 
 def test_a_long_table_name_sent_by_htmx_is_refused_with_the_form(driver: TableDriver) -> None:
@@ -151,43 +147,3 @@ def test_both_games_note_the_new_addresses_so_their_streams_hear_of_it(driver: T
     assert driver.events(first)[-1] == ("new_addresses", {})
     assert "New addresses made for this table" in driver.get(renewed, "history").get_data(as_text=True)
 
-
-def stream_in_background(driver: TableDriver, token: str) -> tuple[threading.Thread, list[bytes]]:
-    """Open the live stream of an address as a phone has it open, on a thread; what it sends lands in the list."""
-    with driver.app.app_context():
-        game = driver.game(token)
-        game_id, seen = game.id, len(driver.events(token))
-    sent: list[bytes] = []
-    started = threading.Event()
-
-    def listen() -> None:
-        with driver.app.app_context():
-            for message in messages(driver.app, game_id, token, "en", seen, seen, WAIT):
-                sent.append(message.text)
-                started.set()
-
-    thread = threading.Thread(target=listen)
-    thread.start()
-    assert started.wait(WAIT)
-    return thread, sent
-
-
-def test_the_old_address_hears_at_once_over_its_stream_that_it_stopped_working(driver: TableDriver) -> None:
-    """Confusing spot: after "new address" the phone on the old address is told at once (``retired``), not at its next lost tap."""
-    token = driver.start("auruxxx")
-    thread, sent = stream_in_background(driver, token)
-    new_address(driver, token)
-    thread.join(WAIT)
-    assert not thread.is_alive(), "the stream ends once it has said so"
-    assert sent[-1] == b"event: retired\ndata: retired\n\n"
-
-
-def test_a_phone_on_the_sheet_is_pushed_the_rematch_it_follows_by_itself(driver: TableDriver) -> None:
-    """Confusing spot: the pushed sheet of the finished game carries the one way to the rematch the phone follows (data-follow)."""
-    first = auruxxx_over(driver.client)
-    thread, sent = stream_in_background(driver, first)
-    second = rematch(driver, first)
-    thread.join(WAIT)
-    pushed = b"".join(sent).decode()
-    assert pushed.count("rematch-notice") == 1
-    assert f'href="/g/{second}" data-follow' in pushed, "with the edit rights this phone had"
