@@ -34,6 +34,7 @@ from testbed.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+SEEN = re.compile(r'name="seen" value="(\d+)"')
 BATCH = 10_000
 STORED_GOAL = 1.5
 LONG_GAME_GOAL = 1.2
@@ -98,19 +99,27 @@ class Phone:
     def __init__(self, server: GunicornServer, token: str) -> None:
         self.url = f"{server.base}/g/{token}"
         self.session = requests.Session()
-        found = CSRF.search(self.session.get(self.url, timeout=30).text)
+        page = self.session.get(self.url, timeout=30).text
+        found = CSRF.search(page)
         assert found is not None
         self.csrf = found.group(1)
+        self.seen = self.newest(page)
         self.taps = 0
+
+    @staticmethod
+    def newest(sheet: str) -> int:
+        """Return the newest change a sheet shows, which the phone's next tap says it saw (``seen``)."""
+        return max(int(value) for value in SEEN.findall(sheet))
 
     def tap(self) -> float:
         """Hand the figure on and return the round trip in milliseconds."""
         self.taps += 1
-        form = {"csrf_token": self.csrf, "key": uuid.uuid4().hex, "round": 0, "player": PLAYERS[self.taps % 3]}
+        form = {"csrf_token": self.csrf, "key": uuid.uuid4().hex, "round": 0, "player": PLAYERS[self.taps % 3], "seen": self.seen}
         started = time.perf_counter()
         answer = self.session.post(f"{self.url}/happy-man", data=form, headers={"HX-Request": "true"}, timeout=30)
         took = (time.perf_counter() - started) * 1000
         assert answer.status_code == 200, answer.status_code
+        self.seen = self.newest(answer.text)
         return took
 
 

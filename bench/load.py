@@ -246,9 +246,10 @@ class Load:
         step = self.step
         table.holder = (table.holder + 1) % PHONES
         tapper = table.holder
-        body = f"csrf_token={self.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[tapper]}"
-        raw = self.head("POST", f"/g/{table.token}/happy-man", body=body, extra={"HX-Request": "true"})
         version = max(table.sent, default=0) + 1
+        # One phone taps at a time at a table, so it has seen every change before its own (``seen``).
+        body = f"csrf_token={self.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[tapper]}&seen={version - 1}"
+        raw = self.head("POST", f"/g/{table.token}/happy-man", body=body, extra={"HX-Request": "true"})
         started = time.perf_counter()
         table.sent[version] = (started, tapper)
         try:

@@ -15,6 +15,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+SEEN = re.compile(r'name="seen" value="(\d+)"')
 TIMEOUT = 20.0
 
 
@@ -53,6 +54,12 @@ class Phone:
             self.csrf = found.group(1)
         return answer
 
+    def seen(self, token: str) -> int:
+        """Return the newest change the game's sheet shows, as its forms send it (``seen``): a tap that moves something says what it saw."""
+        shown = [int(value) for value in SEEN.findall(self.get(f"/g/{token}").text)]
+        assert shown, "the sheet offers no tap that says what it saw"
+        return max(shown)
+
     def post(self, path: str, data: dict[str, Any], *, key: str | None = None) -> requests.Response:
         """Send a form as a plain browser would (no htmx), without following the redirect that says "stored"."""
         form = {"csrf_token": self.csrf, "key": key or uuid.uuid4().hex, **data}
@@ -75,13 +82,13 @@ def new_auruxxx_game(phone: Phone, players: list[str]) -> str:
 
 def finish_round(phone: Phone, token: str, round_index: int, finisher: str, players: list[str], hands: dict[str, int]) -> None:
     """End a round: who finished (with one Golden 12), then every other player's counted hand."""
-    answer = phone.post(f"/g/{token}/finish", {"round": round_index, "player": finisher, "golden12": 1})
+    answer = phone.post(f"/g/{token}/finish", {"round": round_index, "player": finisher, "golden12": 1, "seen": phone.seen(token)})
     assert answer.status_code == 303, answer.text[:500]
     for seat, name in enumerate(players):
         if name == finisher:
             continue
         answer = phone.post(
-            f"/g/{token}/hand/{seat}", {"round": round_index, "action": "save-points", "points": hands[name]}
+            f"/g/{token}/hand/{seat}", {"round": round_index, "action": "save-points", "points": hands[name], "seen": phone.seen(token)}
         )
         assert answer.status_code == 303, answer.text[:500]
 

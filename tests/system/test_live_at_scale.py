@@ -194,7 +194,7 @@ def test_a_tap_is_pushed_to_the_streams_of_every_server_process(two_servers: tup
             until(lambda: listening_connections(engine) >= 2, what="both servers' listeners", seconds=WAIT)
             assert listening_connections(engine) == 2
         for version, player in enumerate(["Ben", "Cleo"], start=1):
-            assert host.post(f"/g/{token}/happy-man", {"round": 0, "player": player}).status_code == 303
+            assert host.post(f"/g/{token}/happy-man", {"round": 0, "player": player, "seen": version - 1}).status_code == 303
             for stream in streams:
                 events = stream.wait_for(version, WAIT)
                 assert stream.error is None, stream.error
