@@ -9,6 +9,7 @@ from typing import Any
 import flask_migrate
 import pytest
 from flask import Flask
+from hypothesis import settings
 from flask.testing import FlaskClient, FlaskCliRunner
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
@@ -17,6 +18,10 @@ from infra.config import TestConfig
 from tests.browser.taps import WAIT
 from tests.web.driver import PhoneClient
 from testbed.servers import AUDIT
+
+settings.register_profile("busy-machine", deadline=None)
+settings.load_profile("busy-machine")
+"""Property tests check what the rules answer, never how fast: on a busy machine Hypothesis's per-example deadline would fail a right answer."""
 
 IN_CI = os.environ.get("CI") == "true"
 Flask.test_client_class = PhoneClient

@@ -70,9 +70,18 @@ document.addEventListener("htmx:before:swap", (event) => {
 
 // A rematch started on another phone: once the stream pushes the sheet that says so, this phone
 // opens the running game by itself, as the TV does, with this page's rights (its seat is the table's).
+// Not while this page is already on its way somewhere (this phone started the rematch itself):
+// a second navigation would cut the first one off.
+let leaving = false;
+window.addEventListener("beforeunload", () => {
+  leaving = true;
+});
+window.addEventListener("pageshow", () => {
+  leaving = false;
+});
 document.addEventListener("htmx:sse:after:message", () => {
   const next = document.querySelector("#sheet [data-follow]");
-  if (next) location.assign(next.href);
+  if (next && !leaving) location.assign(next.href);
 });
 
 // New addresses were made at the table: the stream says so as its last word (or answers 404 when it
