@@ -74,6 +74,7 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
         "share": share_text(board) if board.winners else "",
         "share_url": url_for("games.sheet", token=game.read_token),
         "rematch_url": url_for("games.sheet", token=successor.token if viewer.editable else successor.read_token) if successor else None,
+        "next_title": successor.title if successor and successor.title != game.title else None,
         "refresh_url": url_for("games.sheet", token=viewer.address, tv=viewer.tv),
         "join_address": join_address,
         "join_qr": qr_svg(join_address) if join_address else None,

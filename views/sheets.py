@@ -82,7 +82,7 @@ class SheetView(Generic[T]):
     """What the game keeps of the seating besides the record's options, from the seat marked first: a first dealer."""
     rematch: Callable[[Game], dict[str, JSON]]
     """What a rematch of a finished game keeps besides the record's options: the deal moved on."""
-    describe: Callable[[str, Mapping[str, JSON]], str]
+    describe: Callable[[Game, str, Mapping[str, JSON]], str]
     """One of the game's own changes in words, for the history and the undo button."""
     lay_out: Callable[[Game, T], Layout]
     """The game's view model: what its sheet shows of what the history adds up to."""
@@ -197,7 +197,7 @@ def earlier_games(game: Game) -> list[EarlierGame]:
         earlier.append(
             EarlierGame(
                 game=previous,
-                title=sheet_of(previous.kind).rules.title,
+                title=previous.title,
                 winners=board.winners,
                 totals=tuple((player, shown(board.totals[player])) for player in order),
             )
@@ -250,10 +250,10 @@ def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
         return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
     if kind == REMATCH:
         following = game.rematch
-        if following is not None and following.kind != game.kind:
-            return str(gettext("Next game started: %(title)s", title=sheet_of(following.kind).rules.title))
+        if following is not None and following.title != game.title:
+            return str(gettext("Next game started: %(title)s", title=following.title))
         return str(gettext("Rematch started"))
-    return sheet_of(game.kind).describe(kind, payload)
+    return sheet_of(game.kind).describe(game, kind, payload)
 
 
 def describe_history(game: Game) -> list[HistoryEntry]:

@@ -147,6 +147,8 @@ def test_an_unwon_last_day_is_shown_as_lost(plain_app: Flask, plain_client: Flas
     post(plain_client, token, "taken", day="11", player="")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Days 11 and 12 went to nobody: 23 points are lost." in page
+    assert "Day 12: nobody wins: days 11 and 12 go to nobody, 23 points are lost" in page
+    assert "waits in the pot" not in page.split("Day 12:")[-1], "an unwon last day waits for nobody"
     assert record.scored(stored(plain_app, token).game)["result"]["lost"] == 23
 
 
@@ -238,3 +240,21 @@ def test_eight_nights_offers_only_its_cards(plain_client: FlaskClient) -> None:
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     values = set(re.findall(r'name="card" value="([^"]+)"', page))
     assert values == {str(v) for v in range(1, 9)}
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Night 2 of 8", '<th scope="col" class="corner">Night</th>', "A takes night 1: +1", "Correct night 1", ">Nights</th>", "Nights 2 and 3 go to the next winner.", "Totals after each night")),
+    ("de", ("Nacht 2 von 8", '<th scope="col" class="corner">Nacht</th>', "A bekommt Nacht 1: +1", "Nacht 1 korrigieren", ">Nächte</th>", "Nächte 2 und 3", "Punktestand nach jeder Nacht")),
+])
+def test_eight_nights_counts_nights(plain_client: FlaskClient, language: str, words: tuple[str, ...]) -> None:
+    """8 Nights says nights wherever the sheet counts days: the status, the pad, the explanations, the pot and the chart."""
+    token = start(plain_client, "12days", PLAYERS, variant="8nights")
+    reveal_day(plain_client, token, 0, "7", "8", "8")
+    page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert all(word in page for word in words[:5]), [word for word in words[:5] if word not in page]
+    shown = re.sub(r"<[^>]+>", " ", page) + " ".join(re.findall(r'(?:aria-label|data-tap|title)="([^"]*)"', page))
+    assert not re.findall(r"\b(?:[Dd]ays?|Tage?|Tageskarte)\b", shown), "no day shows in 8 Nights"
+    for night in (1, 2):
+        assert post(plain_client, token, "taken", day=str(night), player="").status_code == 303
+    page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert words[5] in page and words[6] in page

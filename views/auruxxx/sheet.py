@@ -36,7 +36,7 @@ def whole(value: int) -> str:
     return half(points.whole(value))
 
 
-def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one AURUXXX change in words."""
     player = payload.get("player")
     number = counted_from_one(payload, "round")
