@@ -615,7 +615,23 @@ def test_the_sheet_explains_a_halved_score(driver: TableDriver, token: str) -> N
     hand(driver, token, 1, 0, typed=0)
     hand(driver, token, 2, 0, cards="n9 n8")
     page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    assert "Hand 17 + 0 crosses = 17, Happy-Man halves: 8.5" in html.unescape(page)
+    assert "Hand 17 = 17; Happy-Man: ½ × 17 = 8.5" in html.unescape(page)
+
+
+def test_explanations_write_every_number_with_its_operator(driver: TableDriver, token: str) -> None:
+    """A finisher with a cross, two Golden 12 and the figure: "1 cross × 5 + 2 Golden 12 × −5 = −5", never numbers run together."""
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "happy-man", round="0", player="Anna")
+    driver.tap(token, "pass", round="0", player="Ben")
+    driver.tap(token, "pass", round="0", player="Ben")
+    finish(driver, token, 0, "Anna", golden12=2)
+    hand(driver, token, 1, 0, typed=12)
+    hand(driver, token, 2, 0, typed=0)
+    page = html.unescape(driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    assert "Anna, round 1:</strong> 1 cross × 5 + 2 Golden 12 × −5 = −5; Happy-Man: nothing to halve" in page
+    assert "Ben, round 1:</strong> Hand 12 + 2 crosses × 5 = 22" in page
+    german = html.unescape(driver.client.get(f"/g/{token}", headers={"Accept-Language": "de"}).get_data(as_text=True))
+    assert "1 Kreuz × 5 + 2 Goldene 12 × −5 = −5" in german and "Hand 12 + 2 Kreuze × 5 = 22" in german
 
 
 @pytest.mark.parametrize(("rounding", "shown"), [("exact", "8,5"), ("floor", "8"), ("ceil", "9")])

@@ -258,3 +258,15 @@ def test_eight_nights_counts_nights(plain_client: FlaskClient, language: str, wo
         assert post(plain_client, token, "taken", day=str(night), player="").status_code == 303
     page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
     assert words[5] in page and words[6] in page
+
+
+def test_a_claus_gift_with_a_pot_says_the_pot_goes_along(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Days 1 and 2 unwon, then a Santa wins day 3: the question and the day's explanation say days 1 and 2 go with it."""
+    for day in (0, 1):
+        assert post(plain_client, token, "taken", day=str(day), player="").status_code == 303
+    reveal_day(plain_client, token, 2, "santa", "2", "7")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Who do you give the day and the pot (days 1 and 2) to?" in page
+    assert post(plain_client, token, "gift", day="2", player="C").status_code == 303
+    page = html.unescape(plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    assert "the Claus gives it and the pot (days 1 and 2) to C; C takes days 1, 2, and 3: +6" in page

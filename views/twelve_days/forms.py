@@ -90,8 +90,11 @@ def _written_cards(entry: CountedCards, action: str, player: str, form: Mapping[
 
 
 def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, action: str, form: Mapping[str, str]) -> str:
-    """Return the words of the choice after another phone saved this final hand: its cards, highest first."""
-    cards = " ".join(card_label(card) for card in sorted(table.hands.get(player, ()), key=card_value, reverse=True))
+    """Return the words of the choice after another phone saved this final hand: its cards counted, highest first ("4 × 12, 11")."""
+    counted = Counter(table.hands.get(player, ()))
+    cards = ", ".join(
+        f"{count} × {card_label(card)}" if count > 1 else card_label(card) for card, count in sorted(counted.items(), key=lambda item: card_value(item[0]), reverse=True)
+    )
     return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards or "–"))
 
 

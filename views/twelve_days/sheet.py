@@ -226,6 +226,8 @@ class Sheet:
     """How the last finished day was decided."""
     open_day: OpenDayView | None
     pot_text: str
+    gift_question: str
+    """What a Claus winner is asked: to whom the day goes, with the pot if one waits."""
     lost_text: str
     hands_needed: bool
     hands_entered: Mapping[str, tuple[Card, ...]]
@@ -249,7 +251,10 @@ def explain_day(day: DayResult, calendar: Calendar, *, last: bool) -> str:
             parts.append(
                 str(gettext("%(name)s wins with %(card)s", name=decision.winner, card=card_label(decision.winning_card)))
             )
-            if decision.claus_win and day.receiver is not None:
+            if decision.claus_win and day.receiver is not None and len(day.days_taken) > 1:
+                pot = calendar.days(day.days_taken[:-1])
+                parts.append(str(gettext("the Claus gives it and the pot (%(pot)s) to %(name)s", pot=pot, name=day.receiver)))
+            elif decision.claus_win and day.receiver is not None:
                 parts.append(str(gettext("the Claus gives it to %(name)s", name=day.receiver)))
     if day.receiver is None and last:
         parts.append(
@@ -339,6 +344,9 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
         days=tuple(days),
         latest=days[-1].explanation if days else "",
         open_day=_open_day(table),
+        gift_question=str(gettext("Who do you give the day and the pot (%(pot)s) to?", pot=calendar.days(pot)))
+        if pot
+        else str(gettext("Who do you give the day to?")),
         pot_text=ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=calendar.days(pot, capital=True)) if pot else "",
         lost_text=ngettext(
             "%(days)s went to nobody: %(points)s points are lost.",
