@@ -44,6 +44,9 @@ SIX_PLAYER_GAME = {
 }
 """Six long names, totals of three digits and halves ("184,5", "214")."""
 
+SIX_PLAYERS_PLAYING = {**SIX_PLAYER_GAME, "rounds": SIX_PLAYER_GAME["rounds"][:2]}
+"""The same game in its last round: boxes to cross and the figure's row (a TV shows it, not the result)."""
+
 FIVE_PLAYER_DAYS = {
     "game": "12days",
     "variant": "standard",
@@ -115,7 +118,8 @@ def sheets(browser: Browser, playwright: Playwright, live_server: str) -> Iterat
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
     page = context.new_page()
     found = {}
-    for name, record in (("AURUXXX, six players", SIX_PLAYER_GAME), ("12 Days, five players", FIVE_PLAYER_DAYS),
+    for name, record in (("AURUXXX, six players", SIX_PLAYER_GAME), ("AURUXXX, six players, round 3", SIX_PLAYERS_PLAYING),
+                         ("12 Days, five players", FIVE_PLAYER_DAYS),
                          ("8 Players", EIGHT_PLAYER_DAYS)):
         answer = page.request.post(f"{live_server}/import", data=json.dumps(record), headers={"Content-Type": "application/json"})
         assert answer.status == 201, answer.text()
@@ -153,6 +157,41 @@ def test_no_number_breaks_and_no_name_is_cut(
             problems += [f"{name}: {problem}" for problem in found]
             label = f"{size['width']}px" + (f"-{text.rstrip('%')}pct" if text else "")
             page.locator("#sheet .pad-wrap").first.screenshot(path=str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png"))
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+TV_FILLED = """
+() => {
+  const pad = document.querySelector("#sheet .pad").getBoundingClientRect();
+  const chart = document.querySelector("#sheet .chart").getBoundingClientRect();
+  return {padBottom: pad.bottom, padRight: pad.right, chartRight: chart.right, chartHeight: chart.height,
+          height: innerHeight, width: innerWidth, scrolls: document.documentElement.scrollHeight > innerHeight};
+}
+"""
+
+
+def test_the_tv_uses_the_whole_screen_for_every_crowd(browser: Browser, playwright: Playwright, sheets: dict[str, str], screenshot_dir: Path) -> None:
+    """On a 1920×1080 TV the pad reaches down most of the screen without running off it, the chart beside it, numbers whole."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="de-DE")
+    page = context.new_page()
+    problems: list[str] = []
+    try:
+        for name, url in sheets.items():
+            if name == "AURUXXX, six players":
+                continue  # over: the TV shows its result and the evening instead (tests/browser/test_evening.py)
+            page.goto(f"{url}/join")
+            tv = (page.locator("details.watch p.address a").nth(1).text_content() or "").strip()
+            page.goto(tv)
+            page.locator("#sheet .pad").first.wait_for()
+            filled = page.evaluate(TV_FILLED)
+            if filled["padBottom"] < 0.8 * filled["height"] or filled["scrolls"]:
+                problems.append(f"{name}: the pad ends at {filled['padBottom']:.0f} of {filled['height']} px (scrolls: {filled['scrolls']})")
+            if filled["chartRight"] < 0.6 * filled["width"] or filled["padRight"] < 0.4 * filled["width"]:
+                problems.append(f"{name}: pad and chart leave the screen's width unused: {filled}")
+            problems += [f"{name} on the TV: {problem}" for problem in page.evaluate(NUMBERS)]
+            page.screenshot(path=str(screenshot_dir / f"fit-tv-{name.replace(' ', '-').replace(',', '')}.png"))
     finally:
         context.close()
     assert not problems, "\n".join(problems)
