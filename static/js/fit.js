@@ -1,5 +1,5 @@
-// Shows every player's name whole on the pad: upright where each word fits its column, turned
-// sideways (class pad--turned) where one does not. Measured again when the pad's width or text
+// Shows every player's name (and who deals and starts) whole on the pad: upright where each word
+// fits its column, turned sideways (class pad--turned) where one does not. Measured again when the pad's width or text
 // size changes and when a live update or a tap swaps the sheet in.
 (() => {
   const measured = new WeakMap();
@@ -9,8 +9,8 @@
     if (measured.get(pad) === key) return;
     measured.set(pad, key);
     pad.classList.remove("pad--turned");
-    const names = pad.querySelectorAll("thead .name");
-    const crowded = [...names].some((name) => name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1);
+    const words = pad.querySelectorAll("thead .name, thead .marker");
+    const crowded = [...words].some((word) => word.scrollWidth > word.clientWidth + 1 || word.scrollHeight > word.clientHeight + 1);
     pad.classList.toggle("pad--turned", crowded);
   }
 

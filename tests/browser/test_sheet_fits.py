@@ -87,6 +87,9 @@ NUMBERS = """
 NAMES = """
 () => {
   const cut = [];
+  for (const marker of document.querySelectorAll("#sheet .pad thead .marker")) {
+    if (marker.scrollWidth > marker.clientWidth + 1 || marker.scrollHeight > marker.clientHeight + 1) cut.push(`"${marker.textContent.trim()}" is clipped`);
+  }
   for (const element of document.querySelectorAll("#sheet .pad thead .name")) {
     const name = element.textContent.trim();
     if (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1) {
