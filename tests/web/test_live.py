@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import re
 import threading
-import time
 import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -31,6 +30,7 @@ from sqlalchemy import event as sqlalchemy_event
 
 from models import Event, Folded, Game, db
 from tests.web.driver import start, tap
+from tests.waiting import until
 from tests.web.states import STATES, tokens
 from views.viewers import Viewer
 
@@ -264,9 +264,7 @@ def test_a_reconnect_takes_the_version_from_the_listener_and_asks_only_for_its_a
     game = tokens(app, token)
     thread, result, _ = wait_in_background(app, game.id, 2)
     hub = hub_of(app)
-    deadline = time.monotonic() + WAIT
-    while hub.version_of(game.id) is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until(lambda: hub.version_of(game.id) is not None, what="the listener to learn the game's version", seconds=WAIT)
     assert hub.version_of(game.id) == 2
     sent = statements_of(app, lambda: events_of(client.get(f"/g/{token}/live?since=0", headers={"Last-Event-ID": "2"})))
     assert [statement.split()[0] for statement, _ in sent] == ["SELECT"]

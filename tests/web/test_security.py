@@ -457,7 +457,7 @@ def test_a_crash_logs_its_traceback_without_the_token(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError(f"no sheet for /g/{token} today")
 
-    monkeypatch.setattr("views.games.sheet_of", crash)
+    monkeypatch.setattr("views.games.render", crash)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
     with caplog.at_level(logging.ERROR, logger=secure_app.logger.name):
         assert secure_app.test_client().get(f"/g/{token}").status_code == 500
