@@ -258,6 +258,10 @@ def test_eight_nights_counts_nights(plain_client: FlaskClient, language: str, wo
         assert post(plain_client, token, "taken", day=str(night), player="").status_code == 303
     page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
     assert words[5] in page and words[6] in page
+    correction = plain_client.get(f"/g/{token}/days/1/correct", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert words[3] in correction and "12 Days – 8 Nights" in correction
+    shown = re.sub(r"<[^>]+>", " ", correction).replace("12 Days", "")
+    assert not re.findall(r"\b(?:[Dd]ays?|Tage?)\b", shown), "the correction of a night says night"
 
 
 def test_a_claus_gift_with_a_pot_says_the_pot_goes_along(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:

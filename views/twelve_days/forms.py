@@ -22,7 +22,7 @@ from rules.twelve_days.score import card_value
 from views.corrections import Correction
 from views.forms import is_whole
 from views.keypads import Keypad
-from views.twelve_days.sheet import CardOption, card_label, card_token, parse_card
+from views.twelve_days.sheet import CardOption, calendar_of, card_label, card_token, parse_card
 
 
 # --- The final-hand keypad ---------------------------------------------------------------------
@@ -175,9 +175,10 @@ def _read_day_form(form: Mapping[str, str], game: Game, table: TwelveDaysTable, 
 
 
 def _day_offers(table: TwelveDaysTable, index: int) -> dict[str, object]:
-    """Return what the day-correction form offers: the variant's cards, and how each is shown."""
+    """Return what the day-correction form offers: the variant's cards, how each is shown, whether a Claus can give a day, and what the variant calls a day."""
     cards = [CardOption(token=card_token(c), label=card_label(c)) for c in table.game.variant.cards]
-    return {"cards": cards, "labels": {card.token: card.label for card in cards}}
+    return {"cards": cards, "labels": {card.token: card.label for card in cards}, "calendar": calendar_of(table.game.variant),
+            "clauses": table.game.variant.clauses}
 
 
 DAY_CORRECTION: Correction[TwelveDaysTable, DayForm] = Correction(

@@ -132,6 +132,28 @@ class Calendar:
         """Return the label of a finished day's correction link."""
         return str(gettext("Correct night %(n)s", n=number) if self.nights else gettext("Correct day %(n)s", n=number))
 
+    def stands(self, number: int) -> str:
+        """Return the heading of a day as stored, beside a correction that came too late."""
+        return str(gettext("How night %(n)s stands now", n=number) if self.nights else gettext("How day %(n)s stands now", n=number))
+
+    @property
+    def recomputed(self) -> str:
+        """Return what a correction works out again."""
+        if self.nights:
+            return str(gettext("Change what was entered wrongly. The pot and every night after this one are worked out again."))
+        return str(gettext("Change what was entered wrongly. The pot and every day after this one are worked out again."))
+
+    @property
+    def known(self) -> str:
+        """Return the question of a correction: entered by the cards, or only who took it."""
+        return str(gettext("What do you know about this night?") if self.nights else gettext("What do you know about this day?"))
+
+    def final_hands(self, cards: int) -> str:
+        """Return what the final hands are for, after the last day."""
+        if self.nights:
+            return str(gettext("After the last night everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
+        return str(gettext("After the last day everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
+
     def taken(self, number: int, player: str) -> str:
         """Return a quick tap in words: who took the day card."""
         if self.nights:
