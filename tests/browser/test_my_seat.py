@@ -6,13 +6,12 @@ The sheet every phone is pushed is the same for all; what is this phone's comes 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.taps import WAIT, start_game
+from tests.browser.taps import WAIT, finish_round, start_game
 from tests.conftest import PhoneMaker
 
 pytestmark = pytest.mark.browser
@@ -33,12 +32,7 @@ def test_my_column_is_framed_and_my_hand_is_one_tap_away(live_server: str, new_p
     ben.get_by_role("button", name="Ich bin Ben").click()
     expect(ben.locator("body")).to_have_attribute("data-my-seat", "1")
     assert framed(ben, 1) and not framed(ben, 0) and not framed(ben, 2)
-    ben.locator("a[href$='/finish']").first.click()
-    ben.wait_for_url(re.compile(r"/finish$"))
-    ben.locator("label.choice", has_text="Anna").click()
-    ben.locator("label.choice--number").first.click()
-    ben.locator("form button[type=submit]").last.click()
-    ben.wait_for_url(sheet)
+    finish_round(ben, "Anna", 1)
     mine = ben.locator(".my-hand:visible")
     expect(mine).to_have_count(1)
     expect(mine).to_have_text("Meine Karten: meine Hand eintragen")
