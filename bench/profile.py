@@ -17,8 +17,9 @@ from typing import Any
 
 BUCKETS = (
     ("tick", ("_listen (live/hub.py",)),
-    ("tap: store", ("append_event (models/event.py",)),
-    ("tap: answer", ("hand_on_happy_man (views/auruxxx_sheet.py",)),
+    ("tap: render (answer and push)", ("__call__ (views/live.py",)),
+    ("tap: store", ("append_events (models/event.py",)),
+    ("tap: answer", ("hand_on_happy_man (views/auruxxx/routes.py",)),
     ("reconnect: open a stream", ("changes (views/live.py",)),
     ("push: render", ("live_sheet (views/live.py",)),
     ("open streams: wake, frame, keepalive", ("messages (views/live.py", "stream (live/push.py")),
@@ -58,7 +59,7 @@ class Breakdown:
         seconds = float(step.seconds) or 1.0
         cpu_ms = float(step.server_cpu) * seconds * 1000
         taps = len(step.taps) + step.tap_failures
-        per = {"tap: store": taps, "tap: answer": taps, "reconnect: open a stream": len(step.reconnects), "push: render": taps}
+        per = {"tap: render (answer and push)": taps, "tap: store": taps, "tap: answer": taps, "reconnect: open a stream": len(step.reconnects), "push: render": taps}
         for name, _ in (*BUCKETS, (OTHER, ())):
             share = self.buckets[name] / max(1, self.samples)
             line = f"{indent}{name:40s} {share:6.1%}  {share * cpu_ms / seconds / 1000:5.2f} CPU s/s"

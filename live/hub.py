@@ -5,9 +5,11 @@ of changes in three ways: a tap stored by this process announces itself at once 
 ``appended`` signal of ``models``); PostgreSQL delivers the NOTIFY that every other process's
 taps send (the game and its new version), on one LISTEN connection per process; on SQLite one
 query per tick asks for the events stored since the last one it saw (the events' own ascending
-id), so a tick costs what changed, not how many games are open. A version is the number of a
-game's newest event, so it only ever grows. The listener runs while any stream waits and stops a
-while after the last one left.
+id), so a tick costs what changed, not how many games are open. A change carries its pushed sheet
+when the process that stored it rendered one (``models.shipped``): the listener keeps it for the
+streams it wakes (``Pushes.offer``), so they push it without rendering it again. A version is the
+number of a game's newest event, so it only ever grows. The listener runs while any stream waits
+and stops a while after the last one left.
 
 While it runs, the listener sees every change, so it knows the version of every game it has
 seen change or be watched since it started: a reconnecting stream is told its game's version
@@ -28,9 +30,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, and_, func, select
 
-from models import CHANGES_CHANNEL, Event, appended, db
+from live.push import Message, Pushes, Update
+from models import CHANGES_CHANNEL, Event, Shipped, ShippedSheet, appended, db
+from models.shipped import read_notice
 
 log = logging.getLogger(__name__)
 
@@ -70,17 +74,25 @@ def newest_versions(engine: Engine, game_ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
-def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int]]:
-    """Return (id, game, version) of the events stored after event ``last_id``, oldest first, at most a tick's worth.
+def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int, Shipped | None]]:
+    """Return (id, game, version, pushed sheet) of the events stored after event ``last_id``, oldest first, at most a tick's worth.
 
     On SQLite, ids are handed out by the one writer at a time, so a later commit never has a
-    smaller id: nothing is skipped.
+    smaller id: nothing is skipped. A pushed sheet stored with the event comes in the same query.
     """
+    shipped = and_(ShippedSheet.game_id == Event.game_id, ShippedSheet.version == Event.seq)
     with engine.connect() as connection:
         rows = connection.execute(
-            select(Event.id, Event.game_id, Event.seq).where(Event.id > last_id).order_by(Event.id).limit(EVENTS_PER_TICK)
+            select(Event.id, Event.game_id, Event.seq, ShippedSheet.address, ShippedSheet.language, ShippedSheet.deflated)
+            .outerjoin(ShippedSheet, shipped)
+            .where(Event.id > last_id)
+            .order_by(Event.id)
+            .limit(EVENTS_PER_TICK)
         )
-        return [(int(event_id), int(game_id), int(seq)) for event_id, game_id, seq in rows]
+        return [
+            (int(event_id), int(game_id), int(seq), None if deflated is None else Shipped(address, language, deflated))
+            for event_id, game_id, seq, address, language, deflated in rows
+        ]
 
 
 def newest_event_id(engine: Engine) -> int:
@@ -108,6 +120,8 @@ class Hub:
         self._signals: dict[int, threading.Event] = {}
         self._listener: threading.Thread | None = None
         self._idle_since: float | None = None
+        self.pushes = Pushes()
+        """The updates this process's streams push, rendered here or where the change was stored."""
         with app.app_context():
             appended.connect(self._appended, sender=db.engine)
 
@@ -177,8 +191,8 @@ class Hub:
             current = self._versions.get(game_id, 0)
         return current if current > seen else None
 
-    def changed(self, game_id: int, version: int) -> None:
-        """Record that a game reached ``version`` and wake its streams, if any watch it."""
+    def changed(self, game_id: int, version: int, shipped: Shipped | None = None) -> None:
+        """Record that a game reached ``version`` and wake its streams, if any watch it, with the pushed sheet that came with the change."""
         with self._lock:
             if game_id not in self._watchers:
                 self._remember(game_id, version)
@@ -187,6 +201,9 @@ class Hub:
                 return
             self._versions[game_id] = version
             signal = self._signals.pop(game_id, None)
+        if shipped is not None:
+            message = Message(shipped.text(), shipped.deflated)
+            self.pushes.offer(shipped.address, shipped.language, Update(version, None, message))
         if signal is not None:
             signal.set()
 
@@ -199,9 +216,9 @@ class Hub:
         while len(self._known) > VERSIONS_KEPT:
             self._known.popitem(last=False)
 
-    def _appended(self, sender: Engine, *, game_id: int, version: int, **extra: Any) -> None:
+    def _appended(self, sender: Engine, *, game_id: int, version: int, shipped: Shipped | None = None, **extra: Any) -> None:
         """Wake a game's streams the moment this process stores a tap for it."""
-        self.changed(game_id, version)
+        self.changed(game_id, version, shipped)
 
     # --- the listener -----------------------------------------------------------------------
 
@@ -274,15 +291,17 @@ class Hub:
     def look(self, engine: Engine, last_id: int) -> tuple[int, bool]:
         """One SQLite tick: publish the events stored after ``last_id``; return the newest id seen and whether the tick was full."""
         events = events_after(engine, last_id)
-        newest: dict[int, int] = {}
-        for event_id, game_id, version in events:
+        newest: dict[int, tuple[int, Shipped | None]] = {}
+        for event_id, game_id, version, shipped in events:
             last_id = event_id
-            newest[game_id] = max(version, newest.get(game_id, 0))
-        self._publish(newest)
+            if version > newest.get(game_id, (0, None))[0]:
+                newest[game_id] = (version, shipped)
+        for game_id, (version, shipped) in newest.items():
+            self.changed(game_id, version, shipped)
         return last_id, len(events) >= EVENTS_PER_TICK
 
     def _listen_postgresql(self, engine: Engine, connection: Any) -> Any:
-        """Wait a while for NOTIFYs on the process's one LISTEN connection (opened if needed); each names a game and its version."""
+        """Wait a while for NOTIFYs on the process's one LISTEN connection (opened if needed); each names a game, its version and maybe its pushed sheet."""
         import psycopg
 
         if connection is None:
@@ -291,9 +310,9 @@ class Hub:
             connection.execute(f"LISTEN {CHANGES_CHANNEL}")
             self._catch_up(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
         for note in connection.notifies(timeout=NOTIFY_POLL_SECONDS):
-            game, _, version = note.payload.partition(":")
-            if game.isdigit() and version.isdigit():
-                self.changed(int(game), int(version))
+            change = read_notice(note.payload)
+            if change is not None:
+                self.changed(*change)
         return connection
 
 

@@ -41,7 +41,7 @@ class Message:
 
 
 def event(data: str, *, name: str | None = None, event_id: int | None = None) -> str:
-    """Return a server-sent event; every line of ``data`` gets its own ``data:`` field, blank lines none.
+    r"""Return a server-sent event; every line of ``data`` gets its own ``data:`` field, blank lines none.
 
     >>> event("<p>\n\n  hi</p>", event_id=3)
     'id: 3\ndata: <p>\ndata:   hi</p>\n\n'
@@ -99,7 +99,8 @@ class Update:
     """The live part of a sheet at one version: as rendered, and ready to send as an event."""
 
     version: int
-    sheet: str
+    sheet: str | None
+    """The sheet as rendered; None for an update another process rendered, which travelled as its event only."""
     message: Message
 
 
@@ -130,12 +131,29 @@ class Pushes:
             version, sheet, data = render()
             fresh = Update(version, sheet, Message.of(event(data, event_id=version)))
             with self._lock:
-                self._updates[key] = fresh
-                self._updates.move_to_end(key)
-                while len(self._updates) > CACHED_UPDATES:
-                    dropped, _ = self._updates.popitem(last=False)
-                    self._locks.pop(dropped, None)
+                self._keep(key, fresh)
             return fresh
+
+    def offer(self, token: str, language: str, update: Update) -> None:
+        """Keep an update rendered elsewhere (another process, or a tap while it was stored) unless a newer one is kept.
+
+        At the same version, one that holds its sheet replaces one that travelled as its event only:
+        the sheet also answers a tap.
+        """
+        key = (token, language)
+        with self._lock:
+            cached = self._updates.get(key)
+            if cached is not None and (cached.version, cached.sheet is not None) >= (update.version, update.sheet is not None):
+                return
+            self._keep(key, update)
+
+    def _keep(self, key: tuple[str, str], update: Update) -> None:
+        """Keep ``update`` as the newest at ``key``, dropping the least recently used beyond ``CACHED_UPDATES`` (the caller holds the lock)."""
+        self._updates[key] = update
+        self._updates.move_to_end(key)
+        while len(self._updates) > CACHED_UPDATES:
+            dropped, _ = self._updates.popitem(last=False)
+            self._locks.pop(dropped, None)
 
     def _cached(self, key: tuple[str, str], at_least: int) -> Update | None:
         with self._lock:

@@ -3,6 +3,7 @@
 from models.base import configure_engine, db
 from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of, stored_events
 from models.game import CardTable, Game, Player
+from models.shipped import Shipped, ShippedSheet
 from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
 from models.table import games_at, last_change
 
@@ -16,6 +17,8 @@ __all__ = [
     "Game",
     "Player",
     "SeatClaim",
+    "Shipped",
+    "ShippedSheet",
     "StaleError",
     "append_event",
     "append_events",

@@ -5,7 +5,8 @@
 //
 // - Static files and the offline page: kept at install, served from the phone.
 // - Score sheets: from the network; the last copy of each is kept, and shown when the network is
-//   gone (the page itself then says "offline – as of 21:14").
+//   gone (the page itself then says "offline – as of 21:14"). Each state the open sheet shows
+//   afterwards (a push, a tap's answer) replaces the sheet in that copy (the message below).
 // - The rules FAQ and the front page: from the network, warmed at install, kept for offline use.
 // - Any other page without a network: the offline page, never the browser's error page.
 // - Taps (POST) always go to the network: the sheet's own script keeps the ones that fail
@@ -107,6 +108,23 @@ self.addEventListener("install", (event) => {
     return done;
   });
   event.waitUntil(Promise.allSettled(warming));
+});
+
+// A sheet page hands over each newer state it shows (static/js/app.js): that page becomes the kept
+// copy of its address, so an offline reload shows what the phone saw last, not what it first loaded.
+self.addEventListener("message", (event) => {
+  const { keepSheet, html, headers } = event.data || {};
+  const reply = () => event.ports[0] && event.ports[0].postMessage(true);
+  if (typeof keepSheet !== "string" || typeof html !== "string") return reply();
+  const url = new URL(keepSheet);
+  if (!isSheet({ request: new Request(url), url })) return reply();
+  event.waitUntil(
+    caches
+      .open(SHEETS)
+      .then((cache) => cache.put(url, new Response(html, { status: 200, headers })))
+      .catch(() => {})
+      .finally(reply),
+  );
 });
 
 // Caches of earlier versions of this worker (not Workbox's own) go when the new one takes over.

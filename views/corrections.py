@@ -1,6 +1,7 @@
 """Correcting a finished round or day, the same way for every game.
 
-The form is filled in with what is stored and says which change it was filled in from
+The form is filled in with what is stored (and any change a link asks for: the refusal of a
+tap made for a round already over links here with that tap) and says which change it was filled in from
 (``seen``); saving it records one correction event. If that round or day changed since (the
 rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+from urllib.parse import urlencode
 
 from flask import abort, request, url_for
 from flask_babel import gettext
@@ -23,6 +25,7 @@ from rules.history import changed_since, finished_part
 from rules.json_value import JSON
 from views.forms import is_whole
 from views.render import game_page, go_to
+from views.sheets import Fix
 from views.taps import record_tap
 from views.viewers import Viewer
 
@@ -51,6 +54,12 @@ class Correction(Generic[T, V]):
     """The record to store from the posted form, the values to show again, and problems found before the rules look."""
     offers: Callable[[T, int], Mapping[str, object]]
     """What the form offers to choose from for round or day ``index``, besides its values."""
+    endpoint: str
+    """The form's view, for links to it: "auruxxx.correct"."""
+    fix_text: Callable[[int], str]
+    """The words of a link to the form of round or day ``number``, filled in with a refused tap."""
+    prefilled: Callable[[V, Mapping[str, str], T], V]
+    """The stored values with what a link asks to change (its query string): only choices the form offers, the rest as stored."""
 
 
 def form_seen() -> int:
@@ -65,6 +74,19 @@ def form_seen() -> int:
             "This correction does not say which state of the game it was made from. Open the correction again and save it."
         ))
     return int(posted)
+
+
+def refused_fix(how: Correction[T, V], state: Folded, token: str, index: int, asked: Callable[[T], dict[str, str] | None]) -> Fix | None:
+    """Return the correction of round or day ``index``, filled in with a tap refused because it is over (None while it is not).
+
+    ``asked`` says what the tap changes there, as the form's fields (None where the form cannot say it).
+    """
+    if finished_part(state.table, index) is None:
+        return None
+    fields = asked(how.rules.typed(state.table))
+    if fields is None:
+        return None
+    return Fix(f"{url_for(how.endpoint, token=token, number=index + 1)}?{urlencode(fields)}", how.fix_text(index + 1))
 
 
 def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callable[[Sequence[TableEvent]], None]:
@@ -88,7 +110,9 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
     if finished_part(now.table, index) is None:
         abort(404)
     if request.method == "GET":
-        return _form(game, viewer, how, now, index, how.stored(how.rules.typed(now.table), index), now.version, [], 200, None)
+        stored = how.stored(how.rules.typed(now.table), index)
+        values = how.prefilled(stored, request.args, how.rules.typed(now.table))
+        return _form(game, viewer, how, now, index, values, now.version, [], 200, None, prefilled=values != stored)
     seen = form_seen()
     written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
@@ -112,10 +136,11 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
 
 def _form(
     game: Game, viewer: Viewer, how: Correction[T, V], now: Folded, index: int, values: V, seen: int,
-    problems: list[str], status: int, stands_now: V | None,
+    problems: list[str], status: int, stands_now: V | None, *, prefilled: bool = False,
 ) -> Response:
-    """Render the correction form filled in with ``values`` (the stored round or day, or what was refused, beside ``stands_now``)."""
+    """Render the correction form filled in with ``values`` (the stored round or day, a link's change to it, or what was refused, beside ``stands_now``)."""
     return game_page(
         how.template, "correct", game, viewer, status=status, number=index + 1, players=list(game.player_names),
-        values=values, stands_now=stands_now, seen=seen, problems=problems, **how.offers(how.rules.typed(now.table), index),
+        values=values, stands_now=stands_now, seen=seen, problems=problems, prefilled=prefilled,
+        **how.offers(how.rules.typed(now.table), index),
     )

@@ -119,7 +119,11 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
     now = folded(game)
     table = how.rules.typed(now.table)
     if not how.opens(table, player):
-        return redirect(url_for("games.sheet", token=game.token), code=303)
+        if request.method == "GET":
+            return redirect(url_for("games.sheet", token=game.token), code=303)
+        if request.form.get("action", "") == "discard":
+            return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
+        return _closed(game, viewer, how, table, player, seat)
     draft = draft_key(game, seat, how.position(table))
     problems: list[str] = []
     status = 200
@@ -163,6 +167,20 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
     return _keypad(game, viewer, how, entry, table, player, seat, seen, problems, status, None, restored, action)
 
 
+def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], table: T, player: str, seat: int) -> Response:
+    """Answer a key or a save that came after another phone moved the game on: say so, show what was not stored, lead to the sheet.
+
+    409, in the keypad's own place: swapping the sheet in here would leave a page without its
+    heading or live stream at the keypad's address, and a redirect would drop the tapped cards unsaid.
+    """
+    posted, _ = how.posted(request.form, table)
+    entry = posted.pressed(request.form.get("action", ""))  # the key that found it closed was tapped too
+    return game_page(
+        how.template, "keypad", game, viewer, status=409, player=player, seat=seat, seen=None, restored=False,
+        conflict=None, problems=[], closed=True, **how.shown(entry, table, ""),
+    )
+
+
 def _keypad(
     game: Game, viewer: Viewer, how: Keypad[T, E], entry: E, table: T, player: str, seat: int, seen: int | None,
     problems: list[str], status: int, conflict: Conflict | None, restored: bool, action: str,
@@ -170,6 +188,6 @@ def _keypad(
     """Render the keypad as it stands, with the conflict box after a 409 and the refusals after a 422."""
     return game_page(
         how.template, "keypad", game, viewer, status=status if status == 409 else (422 if problems else 200),
-        player=player, seat=seat, seen=seen, restored=restored, conflict=conflict, problems=problems,
+        player=player, seat=seat, seen=seen, restored=restored, conflict=conflict, problems=problems, closed=False,
         **how.shown(entry, table, action),
     )

@@ -32,7 +32,7 @@ from sqlalchemy import func, select
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
-from models import Event, Folded, Game, db, folded
+from models import Event, Folded, Game, Shipped, db, folded
 from views.addresses import opened_by, open_to_read
 from views.forms import is_whole
 from views.language import current_language
@@ -80,11 +80,42 @@ def live_sheet(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str
 
 
 def pushes_of(app: Flask) -> Pushes:
-    """Return this process's rendered updates of ``app``."""
-    pushes: Pushes | None = app.extensions.get("tischblock_pushes")
-    if pushes is None:
-        pushes = app.extensions["tischblock_pushes"] = Pushes()
-    return pushes
+    """Return this process's rendered updates of ``app``: its listener's, which also keeps the updates that came with a change."""
+    return hub_of(app).pushes
+
+
+class Shipping:
+    """Renders the sheet a tap leaves, while it is being stored, once for its answer, this process's streams and every other's.
+
+    ``append_events`` calls it with the game as the tap leaves it, before the commit, and stores
+    what it returns with the change (``models.shipped``); a tap that had to be checked again
+    (another phone took its number) is rendered again, so only the committed version's update counts.
+    """
+
+    def __init__(self, game: Game, viewer: Viewer) -> None:
+        self.game = game
+        self.shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
+        self.update: Update | None = None
+        self.rendered: Folded | None = None
+        """The state the update was rendered from: ``append_events`` returns that very value when it stored it."""
+
+    def __call__(self, state: Folded) -> Shipped | None:
+        """Render the sheet at ``state``; a render that fails ships nothing, and the tap is stored all the same."""
+        self.update = self.rendered = None
+        try:
+            version, sheet, data = live_sheet(self.game, self.shared, state)
+        except Exception:  # the answer renders again and shows the error; the tap must not be lost to it
+            current_app.logger.exception("live: the sheet could not be rendered with the tap")
+            return None
+        self.update, self.rendered = Update(version, sheet, Message.of(event(data, event_id=version))), state
+        return Shipped(self.shared.address, self.shared.language, self.update.message.deflated)
+
+    def stored(self, state: Folded) -> Update | None:
+        """Return the update rendered for the stored ``state`` (a retried tap that counted before has none), kept for this process's streams."""
+        if self.update is None or self.rendered is not state:
+            return None
+        pushes_of(current_app._get_current_object()).offer(self.shared.address, self.shared.language, self.update)  # type: ignore[attr-defined]
+        return self.update
 
 
 def _looked_up(app: Flask, token: str, language: str) -> Callable[[], tuple[int, str, str]]:
@@ -114,12 +145,12 @@ def _changed(app: Flask, token: str, language: str, at_least: int) -> Update:
     return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
 
 
-def shared_sheet(game: Game, viewer: Viewer, state: Folded) -> Response:
-    """Answer a tap htmx sent with the sheet every phone at its address is pushed: one render serves the tapper and the table."""
+def shared_sheet(game: Game, viewer: Viewer, state: Folded, rendered: Update | None = None) -> Response:
+    """Answer a tap htmx sent with the sheet every phone at its address is pushed: one render (``rendered``, if the tap made it) serves the tapper and the table."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
-    update = pushes_of(app).update(viewer.address, viewer.language, state.version, lambda: live_sheet(game, shared, state))
-    response = make_response(update.sheet)
+    update = rendered or pushes_of(app).update(viewer.address, viewer.language, state.version, lambda: live_sheet(game, shared, state))
+    response = make_response(update.sheet if update.sheet is not None else live_sheet(game, shared, state)[1])
     response.vary.add("HX-Request")
     return response
 

@@ -151,6 +151,7 @@ def phone_texts() -> dict[str, str]:
     server_trouble = ("server error – %(num)s change waiting", "server error – %(num)s changes waiting")
     return {
         "offlineAsOf": gettext("offline – as of %(time)s", time="{time}"),
+        "asOf": gettext("as of %(time)s", time="{time}"),
         "waitingOne": ngettext("offline – %(num)s change waiting", "offline – %(num)s changes waiting", 1),
         "waitingMany": _many(*waiting),
         "serverTroubleOne": ngettext("server error – %(num)s change waiting", "server error – %(num)s changes waiting", 1),

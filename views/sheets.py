@@ -113,12 +113,21 @@ def sheet_of(kind: str) -> SheetView[Any]:
 # --- Every sheet ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Fix:
+    """A way to make a refused tap count after all: the form that can, filled in with it (a correction of its round)."""
+
+    url: str
+    text: str
+
+
 def _sheet(
-    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str
+    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str, fix: Fix | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
 
-    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open.
+    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open;
+    ``fix`` is the way to make it count after all, shown with the refusal.
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
@@ -136,15 +145,17 @@ def _sheet(
         "undo": undo_offer(game, now.history),
         "players": list(game.player_names),
         "refused_at": refused_at,
+        "fix": fix,
     }
     return f"{views.folder}/sheet.html", context
 
 
 def render(
-    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = ""
+    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = "",
+    fix: Fix | None = None,
 ) -> Response:
-    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
-    template, context = _sheet(game, viewer, state, problems, refused_at)
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) on it."""
+    template, context = _sheet(game, viewer, state, problems, refused_at, fix)
     return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
 
 

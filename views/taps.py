@@ -16,8 +16,9 @@ from models import Folded, Game, KeyReusedError, append_events, folded
 from rules.games import TableEvent
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
-from views.live import shared_sheet
-from views.sheets import render
+from live import Update
+from views.live import Shipping, shared_sheet
+from views.sheets import Fix, render
 from views.viewers import DEVICE_COOKIE, Viewer
 
 bp = Blueprint("taps", __name__)
@@ -60,6 +61,8 @@ class Tapped:
 
     state: Folded
     problems: tuple[str, ...] = ()
+    rendered: Update | None = None
+    """The sheet every phone at the address is pushed, if the tap rendered it while it was stored."""
 
 
 def record_tap(
@@ -93,8 +96,10 @@ def record_taps(
     """
     key = tap_key()
     keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
+    shipping = Shipping(game, viewer)
     try:
-        return Tapped(append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition))
+        state = append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition, ship=shipping)
+        return Tapped(state, rendered=shipping.stored(state))
     except KeyReusedError:
         refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
@@ -106,16 +111,17 @@ def record_taps(
     return Tapped(folded(game), tuple(refusals))
 
 
-def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "") -> BaseResponse:
+def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "", fix: Fix | None = None) -> BaseResponse:
     """Answer a tap on a sheet: the refusal on this phone's sheet, the sheet every phone is pushed for htmx, else back to the page.
 
     A plain form is redirected, so that reloading the page does not send the tap again.
-    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal.
+    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal;
+    ``fix`` is shown with the refusal, a way to make the tap count after all.
     """
     if tapped.problems:
-        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at)
+        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at, fix=fix)
     if viewer.fragment:
-        return shared_sheet(game, viewer, tapped.state)
+        return shared_sheet(game, viewer, tapped.state, tapped.rendered)
     return redirect(url_for("games.sheet", token=game.token), code=303)
 
 

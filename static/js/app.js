@@ -105,19 +105,40 @@ document.addEventListener("htmx:after:swap", () => {
   refreshWaiting = false;
 });
 
-// The phone keeps the last copy of each sheet for offline use (static/sw.js). A sheet that changed
-// on the page (a tap here, or on another phone) is fetched once more after a quiet moment, so
-// the kept copy is the state this phone last saw, not the one it was opened with.
-const KEEP_AFTER_MS = 3_000;
-let keepTimer = null;
+// The phone keeps the last copy of each sheet for offline use (static/sw.js). Every sheet that
+// arrives on the page (pushed after another phone's tap, or answering a tap here) replaces the sheet
+// in that copy at once, with its own time (data-as-of): the copy is the newest state this phone
+// has seen, even when the network is gone a moment later. It is the sheet as the server sent it
+// (with this phone's token and keys), never the page with its waiting taps drawn in: those stay in
+// the outbox (static/js/outbox.js), which draws them again on the reloaded copy.
+let keeping = Promise.resolve();
 
-document.addEventListener("htmx:after:swap", () => {
-  const sheet = document.getElementById("sheet");
-  if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-  clearTimeout(keepTimer);
-  keepTimer = setTimeout(() => {
-    if (navigator.onLine) fetch(sheet.getAttribute("hx-get"), { credentials: "same-origin" }).catch(() => {});
-  }, KEEP_AFTER_MS);
+function keepSheet(html) {
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  const address = location.href.split("#")[0];
+  if (!worker || !window.caches) return;
+  keeping = keeping
+    .then(async () => {
+      const kept = await caches.match(address);
+      if (!kept) return; // not a kept sheet (a keypad, a form), or kept only after its next full load
+      const page = new DOMParser().parseFromString(await kept.text(), "text/html");
+      const old = page.getElementById("sheet");
+      if (!old) return;
+      old.outerHTML = html;
+      const headers = [...kept.headers].filter(([name]) => !["content-length", "content-encoding"].includes(name));
+      const reply = new MessageChannel();
+      const stored = new Promise((resolve) => (reply.port1.onmessage = resolve));
+      worker.postMessage({ keepSheet: address, html: `<!doctype html>\n${page.documentElement.outerHTML}`, headers }, [reply.port2]);
+      await stored;
+    })
+    .catch(() => {});
+}
+
+document.addEventListener("htmx:before:swap", (event) => {
+  for (const task of event.detail.tasks || []) {
+    const arriving = task.fragment && task.target && task.target.id === "sheet" && task.fragment.querySelector("#sheet");
+    if (arriving) keepSheet(arriving.outerHTML);
+  }
 });
 
 // A form that cannot reach the server says so where it was sent from, instead of doing nothing.

@@ -6,7 +6,8 @@
 // kept, with a banner ("offline – 3 changes waiting"), and goes when the phone is back online
 // (or on the next try); the key makes the server count it once however often it is sent.
 // A refused tap is reported in a notice that stays until the player has read it, outside the
-// part of the page the live updates replace; the taps after it still go.
+// part of the page the live updates replace; the taps after it still go. Where the server names
+// a way to make it count after all (its round's correction, filled in with it), the notice links it.
 //
 // What waits is marked by one attribute contract, the same for every game: whatever shows a
 // waiting tap gets `data-pending`, and the sheet's stylesheet draws it. A form fills its empty
@@ -127,7 +128,7 @@
   function showBanner() {
     let text = "";
     if (taps.length && trouble === "server") text = counted(texts.serverTroubleOne, texts.serverTroubleMany);
-    else if (taps.length && trouble) text = counted(texts.waitingOne, texts.waitingMany);
+    else if (taps.length && trouble) text = `${counted(texts.waitingOne, texts.waitingMany)} · ${texts.asOf.replace("{time}", asOf())}`;
     else if (trouble === "offline") text = texts.offlineAsOf.replace("{time}", asOf());
     if (banner.dataset.text === text) return;
     banner.dataset.text = text;
@@ -178,12 +179,23 @@
           line.textContent = reason;
           item.append(line);
         });
+        const forget = () => {
+          notices = notices.filter((other) => other.id !== notice.id);
+          save();
+        };
+        if (notice.fix && /^\/(?!\/)/.test(notice.fix.href)) {
+          const link = document.createElement("a");
+          link.className = "button primary fix";
+          link.href = notice.fix.href;
+          link.textContent = notice.fix.text;
+          link.addEventListener("click", forget); // the player goes to fix it: read
+          item.append(link);
+        }
         const read = document.createElement("button");
         read.type = "button";
         read.textContent = texts.dismiss;
         read.addEventListener("click", () => {
-          notices = notices.filter((other) => other.id !== notice.id);
-          save();
+          forget();
           showNotices();
         });
         item.append(read);
@@ -192,8 +204,9 @@
     );
   }
 
-  function report(template, tap, reasons) {
-    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons });
+  // ``fix``: where the server says the tap can still be made to count (its round's correction, filled in with it).
+  function report(template, tap, reasons, fix = null) {
+    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons, fix });
     save();
     showNotices();
   }
@@ -258,11 +271,13 @@
       return { renew: true };
     }
     const page = new DOMParser().parseFromString(html, "text/html");
-    const reasons = [...page.querySelectorAll(".problems p")].map((line) => line.textContent.trim());
+    const fixLink = page.querySelector(".problems a.fix");
+    const fix = fixLink && { href: fixLink.getAttribute("href"), text: fixLink.textContent.trim() };
+    const reasons = [...page.querySelectorAll(".problems p:not(.fix-line)")].map((line) => line.textContent.trim());
     if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
     page.querySelectorAll(".problems").forEach((box) => box.remove());
     const refreshed = page.getElementById("sheet");
-    return { notice: [texts.refused, reasons], html: refreshed ? refreshed.outerHTML : null };
+    return { notice: [texts.refused, reasons, fix], html: refreshed ? refreshed.outerHTML : null };
   }
 
   async function pump(asked = false) {
@@ -282,7 +297,7 @@
         }
         taps.shift();
         save();
-        if (settled.notice) report(settled.notice[0], tap, settled.notice[1]);
+        if (settled.notice) report(settled.notice[0], tap, settled.notice[1], settled.notice[2]);
         if (settled.html) await swapSheet(settled.html);
         retryDelay = FIRST_RETRY;
       }
@@ -299,6 +314,31 @@
   }
 
   // --- Taking taps --------------------------------------------------------------------------------
+
+  // A thumb that bounces, or a double tap, clicks one button twice within a few dozen milliseconds;
+  // two deliberate taps on the same boxes are 300 ms apart or more. So a second click on the same
+  // tap sooner than BOUNCE after the first is dropped before htmx sees it, as long as the sheet it
+  // was made on is still shown: once the answer to the first tap has replaced the sheet, the next tap
+  // is the player's response to what they see. Not the dblclick gesture itself (a click's detail of
+  // 2): phones count taps up to about half a second apart as one gesture, which would drop a deliberate cross.
+  const BOUNCE = 250;
+  let lastClick = { identity: null, at: -Infinity, on: null };
+  document.addEventListener(
+    "click",
+    (event) => {
+      const form = event.target.closest && event.target.closest("#sheet form[hx-post]");
+      if (!form || !event.target.closest("button")) return;
+      const now = performance.now();
+      const tapIdentity = formIdentity(form);
+      if (tapIdentity === lastClick.identity && now - lastClick.at < BOUNCE && lastClick.on === sheet()) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
+      lastClick = { identity: tapIdentity, at: now, on: sheet() };
+    },
+    true,
+  );
 
   document.addEventListener("htmx:config:request", (event) => {
     const ctx = event.detail.ctx;

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
-from tests.browser.taps import start_game
+from tests.browser.taps import start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +80,28 @@ def test_cards_tapped_on_the_keypad_survive_a_reload(two_phones: tuple[Page, Pag
     anna.wait_for_url(sheet)
     anna.goto(f"{sheet}/hand/2")
     expect(anna.locator(".note")).to_have_count(0)
+
+
+def test_a_keypad_left_open_while_another_phone_closes_the_round_says_so_and_leads_back_to_the_live_sheet(
+    two_phones: tuple[Page, Page], live_server: str, screenshot_dir: Path
+) -> None:
+    """Ben taps 7 on Anna's keypad; Anna's phone saves the last hands, closing round 1; Ben's next key is told, not swallowed."""
+    anna, ben = two_phones
+    sheet = round_ended_by_ben(anna, live_server)
+    ben.goto(f"{sheet}/hand/0")
+    tap_cards(ben, "7")
+    type_hand(anna, 2, 3)
+    type_hand(anna, 0, 5)
+    expect(anna.locator("#sheet tr.round--current th .round-number")).to_have_text("2")
+
+    ben.locator(".keys .key", has_text=re.compile(r"^4$")).click()
+    closed = ben.locator("#keypad .keypad-closed")
+    expect(closed).to_contain_text("nicht gespeichert")
+    expect(closed).to_contain_text("7, 4")
+    expect(ben.locator("#keypad .keys")).to_have_count(0)
+    expect(ben.locator("h1")).to_have_text("Hand von Anna")
+    ben.screenshot(path=str(screenshot_dir / "hand-2-round-closed-meanwhile.png"), full_page=True)
+    closed.get_by_role("link", name="Zum Blatt, wie es jetzt steht").click()
+    ben.wait_for_url(sheet)
+    anna.locator("#sheet tr.round--current .pass-boxes").nth(1).click()
+    expect(ben.locator("#sheet tr.round--current .pass-boxes").nth(1).locator(".box.crossed")).to_have_count(1)

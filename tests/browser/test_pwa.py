@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from models import Event, Game, db
 from tests.conftest import PhoneMaker
-from tests.browser.taps import eventually, install, start_game
+from tests.browser.taps import eventually, finish_round, install, start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,9 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
     anna.screenshot(path=str(screenshot_dir / "pwa-1-offline-reload.png"))
 
+    anna.clock.install()
     anna.locator(".pass-boxes").nth(0).click()
+    anna.clock.run_for(300)  # a second deliberate tap, not a bouncing thumb
     anna.locator(".pass-boxes").nth(0).click()
     anna.locator(".pass-boxes").nth(1).click()
     expect(anna.locator(".box[data-pending]")).to_have_count(3)
@@ -74,6 +76,86 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     anna.reload()  # nothing is sent twice after a reload either
     expect(crosses(anna, 0)).to_have_count(2)
     assert len(pass_events(live_app, sheet)) == 4
+
+
+def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """A crosses Anna, B crosses Ben, A hands Cleo the figure, A leaves the Wi-Fi and reloads: all three are there.
+
+    A tap made offline and reloaded still waits (its key kept on the phone) and counts once when the network is back.
+    """
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    install(anna)
+    ben.goto(sheet)
+    anna.locator(".pass-boxes").nth(0).click()
+    expect(crosses(anna, 0)).to_have_count(1)
+    ben.locator(".pass-boxes").nth(1).click()  # pushed to Anna's phone
+    expect(crosses(anna, 1)).to_have_count(1)
+    anna.locator(".give-figure").nth(2).click()  # the tap's answer
+    expect(anna.locator(".happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    seen_at = anna.locator("#sheet").get_attribute("data-as-of")
+
+    anna.context.set_offline(True)  # right away: no moment to fetch the sheet once more
+    eventually(anna, "(url) => caches.match(url).then((kept) => kept.text()).then((page) => page.includes('class=\"holder\"'))", sheet)
+    anna.reload()
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(anna.locator(".happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    assert anna.locator("#sheet").get_attribute("data-as-of") == seen_at
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+
+    anna.locator(".pass-boxes").nth(2).click()
+    anna.reload()
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(anna.locator(".pass-boxes").nth(2).locator(".box[data-pending]")).to_have_count(1)
+    expect(anna.locator("button.undo")).to_contain_text("Cleo")
+    expect(anna.locator("#connection > span").first).to_have_text(re.compile(r"^offline – 1 Änderung wartet · Stand von \d\d:\d\d$"))
+    anna.screenshot(path=str(screenshot_dir / "pwa-4-offline-round-reloaded.png"))
+    kept_key = anna.evaluate("() => JSON.parse(Object.values({...localStorage}).find((v) => v.includes('taps'))).taps[0].key")
+
+    anna.context.set_offline(False)
+    for phone in (anna, ben):
+        expect(crosses(phone, 2)).to_have_count(1)
+    expect(anna.locator("#connection")).to_be_empty()
+    anna.reload()
+    expect(crosses(anna, 2)).to_have_count(1)
+    events = pass_events(live_app, sheet)
+    assert sorted(event.payload["player"] for event in events) == ["Anna", "Ben", "Cleo"]
+    assert [event.idempotency_key for event in events if event.payload["player"] == "Cleo"] == [kept_key]
+
+
+def test_a_double_tap_on_the_pass_boxes_is_one_cross_and_two_taps_300_ms_apart_are_two(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str
+) -> None:
+    """A bouncing thumb (the two clicks of a dblclick) makes one cross; taps 300 ms apart make two, even offline.
+
+    The page's clock stands still during the double tap and is moved on by 300 ms between deliberate taps.
+    """
+    phone = new_phone()
+    sheet = start_game(phone, live_server, ["Anna", "Ben"])
+    anna, ben = phone.locator(".pass-boxes").nth(0), phone.locator(".pass-boxes").nth(1)
+    phone.clock.install()
+    phone.clock.pause_at(phone.evaluate("Date.now()") + 1000)
+    anna.dblclick()
+    phone.clock.resume()
+    expect(crosses(phone, 0)).to_have_count(1)
+    expect(phone.locator(".box[data-pending]")).to_have_count(0)
+    anna.click()  # a deliberate tap once the first cross shows
+    expect(crosses(phone, 0)).to_have_count(2)
+
+    phone.context.set_offline(True)  # no answer replaces the sheet between these two: only their time tells them apart
+    ben.click()
+    phone.clock.run_for(300)
+    ben.click()
+    expect(ben.locator(".box[data-pending]")).to_have_count(2)
+    phone.context.set_offline(False)
+    expect(crosses(phone, 1)).to_have_count(2)
+    expect(phone.locator(".box[data-pending]")).to_have_count(0)
+    assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Anna", "Ben", "Ben"]
 
 
 def test_a_page_never_opened_shows_the_offline_page_without_a_network(
@@ -98,17 +180,22 @@ def test_a_page_never_opened_shows_the_offline_page_without_a_network(
     phone.context.set_offline(False)
 
 
-def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
-    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
-) -> None:
-    """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
+def cross_for_cleo_offline(new_phone: PhoneMaker, live_server: str) -> tuple[Page, Page, str]:
+    """Open a game of Anna, Ben and Cleo on two phones; Anna's goes offline and taps a cross for Cleo. Return both and the sheet."""
     anna = new_phone()
     ben = new_phone()
     sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
     ben.goto(sheet)
-
     anna.context.set_offline(True)
     anna.locator(".pass-boxes").nth(2).click()
+    return anna, ben, sheet
+
+
+def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's phone is offline while Ben's gives Cleo her third pass: Anna's fourth for Cleo is refused, her own goes."""
+    anna, ben, sheet = cross_for_cleo_offline(new_phone, live_server)
     anna.locator(".pass-boxes").nth(0).click()
     expect(anna.locator("#connection")).to_contain_text("offline – 2 Änderungen warten")
     for count in range(1, 4):
@@ -134,6 +221,31 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     anna.reload()
     expect(anna.locator("#notices .notice")).to_have_count(0)
     assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Cleo", "Cleo", "Cleo"]
+
+
+def test_a_tap_refused_because_its_round_is_over_links_the_correction_filled_in_with_it(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's cross for Cleo waits offline while Ben's phone ends round 1: the refusal leads to round 1's correction with the cross."""
+    anna, ben, sheet = cross_for_cleo_offline(new_phone, live_server)
+    expect(anna.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    finish_round(ben, "Ben", 1)
+    type_hand(ben, 0, 4)
+    type_hand(ben, 2, 6)
+
+    anna.context.set_offline(False)
+    notice = anna.locator("#notices .notice")
+    expect(notice).to_contain_text("Runde 1 ist schon vorbei")
+    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-link.png"), full_page=True)
+    notice.get_by_role("link", name="Runde 1 damit korrigieren").click()
+    anna.wait_for_url(re.compile(r"/rounds/1/correct\?passes-2=1$"))
+    expect(anna.locator("input[name=passes-2][value='1']")).to_be_checked()
+    expect(anna.locator("#correct .note")).to_contain_text("nicht gezählt")
+    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-form.png"), full_page=True)
+    anna.locator("#correct button[type=submit].primary").click()
+    anna.wait_for_url(sheet)
+    expect(anna.locator("#sheet tr.round--done").first.locator("td").nth(2).locator(".crosses")).to_have_text("✕")
+    expect(anna.locator("#notices .notice")).to_have_count(0)
 
 
 def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker, live_server: str) -> None:

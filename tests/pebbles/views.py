@@ -163,6 +163,9 @@ ROUND_CORRECTION: Correction[rules.PebblesTable, str] = Correction(
     stored=lambda table, index: table.game.winners[index],
     read_form=lambda form, game, table, index: ({"winner": form.get("winner", "")}, form.get("winner", ""), []),
     offers=lambda table, index: {},
+    endpoint="pebbles.correct",
+    fix_text=lambda number: f"Correct round {number} with it",
+    prefilled=lambda stored, asked, table: asked["winner"] if asked.get("winner") in table.game.players else stored,
 )
 """A finished round corrected: who won it."""
 

@@ -178,9 +178,11 @@ def two_servers(database_url: str, tmp_path: Path) -> Iterator[tuple[GunicornSer
 
 
 def test_a_tap_is_pushed_to_the_streams_of_every_server_process(two_servers: tuple[GunicornServer, GunicornServer], engine: Engine) -> None:
-    """A tap stored by one process reaches streams held by it and by the other; a late reconnect catches up.
+    """A tap stored by one process reaches streams held by it and by the other, as the same bytes; a late reconnect catches up.
 
-    On PostgreSQL each process listens on one connection, however many streams it holds.
+    On PostgreSQL each process listens on one connection, however many streams it holds. The sheet
+    the tapping process rendered travels with the change (the notification, or a row beside the
+    event on SQLite): the other server pushes it as it is, down to the moment it was rendered.
     """
     first, second = two_servers
     host = Phone(first.base)
@@ -200,6 +202,8 @@ def test_a_tap_is_pushed_to_the_streams_of_every_server_process(two_servers: tup
                 block = events[-1][1]
                 assert block["id"] == str(version) and "event" not in block
                 assert f"{player} holds the Happy-Man figure" in block["data"]
+            pushed = {stream.wait_for(version, WAIT)[-1][1]["data"] for stream in streams}
+            assert len(pushed) == 1, "the other server pushes the very sheet the tapping one rendered"
     finally:
         for stream in streams:
             stream.close()

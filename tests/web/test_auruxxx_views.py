@@ -384,19 +384,22 @@ def test_finish_form_after_the_game_goes_back_to_the_sheet(driver: TableDriver, 
 
 
 def test_keypad_before_the_finish_goes_back_to_the_sheet(driver: TableDriver, plain_app: Flask, token: str) -> None:
-    """Hands are counted once the finisher is known: before that the keypad sends you to the sheet."""
+    """Hands are counted once the finisher is known: before that the keypad sends you to the sheet, and a save there says it was not stored."""
     assert driver.client.get(f"/g/{token}/hand/0").status_code == 303
     response = driver.post(token, "hand/0", round="0", action="save-points", points="5")
-    assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
+    assert response.status_code == 409
+    assert "Anna's hand can no longer be entered here" in response.get_data(as_text=True)
+    assert f'href="/g/{token}"' in response.get_data(as_text=True)
     assert event_count(plain_app) == 0
 
 
 def test_keypad_of_the_finisher_goes_back_to_the_sheet(driver: TableDriver, token: str) -> None:
-    """The finisher has no hand: their keypad sends you to the sheet and nothing is stored."""
+    """The finisher has no hand: their keypad sends you to the sheet; a save there stores nothing and says so."""
     finish(driver, token, 0, "Ben")
     assert driver.client.get(f"/g/{token}/hand/1").status_code == 303
     response = driver.post(token, "hand/1", round="0", action="save-points", points="5")
-    assert response.status_code == 303
+    assert response.status_code == 409
+    assert "Not stored" in response.get_data(as_text=True)
     assert len(driver.events(token)) == 1
 
 
@@ -755,6 +758,42 @@ def test_correction_form_is_shown_for_a_finished_round(driver: TableDriver, toke
     fragment = driver.client.get(f"/g/{token}/rounds/2/correct", headers=HTMX)
     assert fragment.status_code == 200
     assert_fragment(fragment, "correct")
+
+
+def test_correction_form_takes_a_cross_or_the_figure_from_its_query_string(driver: TableDriver, token: str) -> None:
+    """A link may fill in one change (a cross, the figure) over the stored round; anything else in it is left out."""
+    play_two_rounds(driver, token)
+    asked = driver.client.get(f"/g/{token}/rounds/1/correct?passes-1=2&happy_man=Anna", headers=EN)
+    assert asked.status_code == 200
+    page = asked.get_data(as_text=True)
+    assert 'name="happy_man" value="Anna" checked' in page
+    assert re.search(r'name="passes-1" value="2"[^>]*checked', page)
+    assert re.search(r'name="passes-0" value="0"[^>]*checked', page), "the rest is as stored"
+    assert "Filled in with the change that was not counted" in page
+    assert driver.events(token)[-1][0] == "hand", "a link stores nothing"
+    for hostile in ("passes-1=9", "passes-1=%C2%B2", "passes-1=" + "9" * 40, "happy_man=Zoe", "passes-7=1", "finisher=Anna", "hand-0=99"):
+        ignored = driver.client.get(f"/g/{token}/rounds/1/correct?{hostile}", headers=EN)
+        assert ignored.status_code == 200, hostile
+        text = ignored.get_data(as_text=True)
+        assert "Filled in with the change" not in text, hostile
+        assert 'name="happy_man" value="Cleo" checked' in text and 'name="finisher" value="Ben" checked' in text
+
+
+def test_a_tap_refused_for_a_finished_round_links_its_correction_filled_in_with_it(driver: TableDriver, token: str) -> None:
+    play_two_rounds(driver, token)
+    for route, field, link in (
+        ("pass", {"player": "Ben"}, f"/g/{token}/rounds/1/correct?passes-1=1"),
+        ("happy-man", {"player": "Anna"}, f"/g/{token}/rounds/1/correct?happy_man=Anna"),
+    ):
+        refused = driver.post(token, route, headers={**EN, "HX-Request": "true"}, round="0", **field)
+        assert refused.status_code == 422
+        page = refused.get_data(as_text=True)
+        assert f'<a class="fix" href="{link}">Correct round 1 with it</a>' in page
+    for _ in range(3):
+        driver.tap(token, "pass", round="2", player="Ben")
+    fourth = driver.post(token, "pass", headers={**EN, "HX-Request": "true"}, round="2", player="Ben")
+    assert fourth.status_code == 422
+    assert 'class="fix"' not in fourth.get_data(as_text=True), "the round being played has no correction"
 
 
 @pytest.mark.parametrize("number", [0, 2, 3, 4])

@@ -119,3 +119,48 @@ def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
         assert sorted(folded(game).table.hands["Anna"]) == sorted(mine)  # type: ignore[union-attr]
+
+
+def test_a_hand_saved_after_another_phone_closed_the_round_says_so_and_stores_nothing(plain_app: Flask) -> None:
+    """Ben's keypad for Anna stayed open while Anna's phone saved the round's last hands: his save is told, not dropped silently."""
+    anna, ben = plain_app.test_client(), plain_app.test_client()
+    token = auruxxx_finisher_known(anna)
+    opened = seen_of(ben.get(f"/g/{token}/hand/0"))
+    finisher = folded_finisher(plain_app, token)
+    for seat, name in enumerate(["Anna", "Ben", "Cleo"]):
+        if name != finisher:
+            assert save_seat(anna, token, seat, 4).status_code == 303
+    before = version_of(plain_app, token)
+
+    for headers in (EN, {**EN, "HX-Request": "true"}):
+        late = ben.post(f"/g/{token}/hand/0", data={"round": "0", "seen": opened, "action": "save-points", "points": "9"}, headers=headers)
+        assert late.status_code == 409
+        page = late.get_data(as_text=True)
+        assert "Not stored: meanwhile another phone moved the game on, so Anna's hand can no longer be entered here." in page
+        assert "Tapped on this phone and not stored: 9" in page
+        assert f'href="/g/{token}"' in page
+        assert 'name="action"' not in page, "no keypad to tap on"
+    assert version_of(plain_app, token) == before, "nothing was stored"
+
+
+def version_of(app: Flask, token: str) -> int:
+    """Return the number of the game's newest change."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        return folded(game).version
+
+
+def folded_finisher(app: Flask, token: str) -> str:
+    """Return who ended the open round."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.token == token))
+        assert game is not None
+        finisher: str = folded(game).table.current.finisher  # type: ignore[union-attr]
+        return finisher
+
+
+def save_seat(client: FlaskClient, token: str, seat: int, points: int) -> TestResponse:
+    """Save a player's hand as a typed total from a freshly opened keypad."""
+    seen = seen_of(client.get(f"/g/{token}/hand/{seat}"))
+    return client.post(f"/g/{token}/hand/{seat}", data={"round": "0", "seen": seen, "action": "save-points", "points": str(points)}, headers=EN)

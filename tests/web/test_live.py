@@ -7,8 +7,8 @@ import gzip
 import re
 import threading
 import zlib
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, insert
+from sqlalchemy import create_engine, insert, select
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
@@ -28,11 +28,13 @@ from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from sqlalchemy import event as sqlalchemy_event
 
-from models import Event, Folded, Game, db
+import models.shipped
+from models import Event, Folded, Game, Shipped, append_event, db, folded
+from models.shipped import notice, read_notice
 from tests.web.driver import start, tap
 from tests.waiting import until
 from tests.web.states import STATES, tokens
-from views.viewers import Viewer
+from views.viewers import Viewer, shared_viewer
 
 WAIT = 10.0
 """How long a test waits for a stream to be woken; it returns as soon as it is."""
@@ -69,8 +71,13 @@ def crossed_twice(client: FlaskClient) -> str:
 
 def events_of(response: TestResponse) -> list[dict[str, str]]:
     """Return a stream's events (comments left out), each as field → value, ``data`` lines joined."""
+    return events_in(response.get_data(as_text=True))
+
+
+def events_in(text: str) -> list[dict[str, str]]:
+    """Return the events of a stream's text, as ``events_of`` does for a response."""
     found = []
-    for block in response.get_data(as_text=True).split("\n\n"):
+    for block in text.split("\n\n"):
         fields: dict[str, str] = {}
         for line in block.splitlines():
             if line.startswith(":"):
@@ -130,8 +137,8 @@ def test_the_pushed_sheet_speaks_the_phones_language(client: FlaskClient) -> Non
 
 
 def test_each_change_is_rendered_once_per_language(live_app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Five phones in German and two in English catching up cost two renders; the next change two more."""
-    token = crossed_twice(client)
+    """A tap renders the sheet in its phone's language (German) as it is stored; five phones in German and two in
+    English catching up cost one more render, in English; the next change the same two."""
     renders: list[tuple[str, str]] = []
     render = views.live.live_sheet
 
@@ -140,14 +147,16 @@ def test_each_change_is_rendered_once_per_language(live_app: Flask, client: Flas
         return render(game, viewer, state)
 
     monkeypatch.setattr(views.live, "live_sheet", counted)
+    token = crossed_twice(client)
+    assert renders == [(token, "de")] * 2
     phones = ["de"] * 5 + ["en"] * 2
     for language in phones:
         assert events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": language}))[1]["id"] == "2"
-    assert sorted(renders) == [(token, "de"), (token, "en")]
+    assert renders[2:] == [(token, "en")]
     tap(client, token, "pass", player="Ben", round="0")
     for language in phones:
         assert events_of(client.get(f"/g/{token}/live?since=2", headers={"Accept-Language": language}))[1]["id"] == "3"
-    assert len(renders) == 4
+    assert sorted(renders[3:]) == [(token, "de"), (token, "en")]
 
 
 def wait_in_background(app: Flask, game_id: int, seen: int) -> tuple[threading.Thread, list[int | None], threading.Event]:
@@ -246,7 +255,7 @@ def test_the_sqlite_tick_hands_on_only_what_changed_since_the_last_look(tmp_path
     last_id, _ = hub.look(engine, 0)
     seen: list[tuple[int, int]] = []
     real_changed = hub.changed
-    hub.changed = lambda game_id, version: seen.append((game_id, version)) or real_changed(game_id, version)  # type: ignore[method-assign]
+    hub.changed = lambda game_id, version, shipped=None: seen.append((game_id, version)) or real_changed(game_id, version, shipped)  # type: ignore[method-assign]
     assert hub.look(engine, last_id) == (last_id, False)
     assert seen == []
     tap(client, second, "pass", player="Ben", round="0")  # this process says so at once, and the tick once more
@@ -383,14 +392,14 @@ def test_pages_records_styles_and_scripts_are_compressed_but_never_the_stream(cl
 def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
+    """The refetch stays the fallback: a failed render becomes a "changed" event with the version (in English: the taps rendered German)."""
     token = crossed_twice(client)
 
     def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
     monkeypatch.setattr(views.live, "live_sheet", broken)
-    pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "fr"}))
+    pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "en"}))
     assert pushed[1] == {"id": "2", "event": "changed", "data": "2"}
     assert "could not be rendered" in caplog.text
 
@@ -436,3 +445,103 @@ def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient,
     refused = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
     assert refused.status_code == 422 and 'role="alert"' in refused.get_data(as_text=True)
     assert re.search(r'name="key" value="[0-9a-f]{32}"', refused.get_data(as_text=True)), "a refusal is this phone's own sheet"
+
+
+def pushed_on(app: Flask, token: str, since: int) -> dict[str, str]:
+    """Return the event a stream of ``app`` pushes to a phone that showed version ``since``."""
+    return events_of(app.test_client().get(f"/g/{token}/live?since={since}", headers={"Accept-Language": "de"}))[1]
+
+
+def fresh_render(app: Flask, token: str) -> dict[str, str]:
+    """Return the pushed event for the sheet at ``token`` as ``app`` renders it now, in German, from the database."""
+    with app.app_context():
+        game = db.session.scalars(select(Game).where(Game.token == token)).one()
+        version, _, data = views.live.live_sheet(game, shared_viewer(token, editable=True, language="de"), folded(game))
+    return events_in(event(data, event_id=version))[0]
+
+
+def stamped_now(pushed: dict[str, str]) -> dict[str, str]:
+    """Return a pushed event with the moment its sheet was rendered (``data-as-of``, what an offline phone says it shows) left out."""
+    return {**pushed, "data": re.sub(r'data-as-of="[^"]*"', "", pushed["data"])}
+
+
+def two_apps(tmp_path: Path) -> tuple[Flask, Flask, str]:
+    """Return two apps on one SQLite file, as two server processes, and a game started on the first at version 2."""
+    tapper, other = (app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600) for _ in range(2))
+    return tapper, other, crossed_twice(tapper.test_client())
+
+
+@contextmanager
+def watched_by(app: Flask, token: str) -> Iterator[Callable[[], None]]:
+    """Keep the game watched by a stream of ``app`` (at version 2); yield one tick of its listener, from where it stood."""
+    hub = hub_of(app)
+    with app.app_context():
+        engine = db.engine
+    last_id, _ = hub.look(engine, 0)
+
+    def tick() -> None:
+        hub.look(engine, last_id)
+
+    with hub.watching(tokens(app, token).id, 2):
+        yield tick
+
+
+def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count every render of a live sheet from now on."""
+    renders: list[str] = []
+    render = views.live.live_sheet
+    monkeypatch.setattr(views.live, "live_sheet", lambda *args: renders.append("render") or render(*args))
+    return renders
+
+
+def test_a_tap_on_one_server_is_pushed_by_another_without_rendering_it_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tapping process renders the sheet once; another process on the same SQLite file takes it on its tick and
+    pushes it as it is, identical to what it would render itself."""
+    tapper, other, token = two_apps(tmp_path)
+    with watched_by(other, token) as look:
+        tap(tapper.test_client(), token, "pass", player="Ben", round="0")
+        renders = counted_renders(monkeypatch)
+        look()
+        pushed = pushed_on(other, token, 2)
+    assert renders == []
+    assert pushed["id"] == "3"
+    assert stamped_now(pushed) == stamped_now(fresh_render(other, token))
+
+
+def test_a_change_stored_without_its_sheet_is_rendered_where_it_is_pushed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change that came without a pushed sheet (stored by other code than a tap) is rendered by the process that pushes it."""
+    tapper, other, token = two_apps(tmp_path)
+    with watched_by(other, token) as look:
+        with tapper.app_context():
+            append_event(db.session.scalars(select(Game).where(Game.token == token)).one(), "pass", {"round": 0, "player": "Ben"}, idempotency_key="no-sheet")
+        look()
+        renders = counted_renders(monkeypatch)
+        pushed = pushed_on(other, token, 2)
+    assert renders == ["render"]
+    assert stamped_now(pushed) == stamped_now(fresh_render(other, token))
+
+
+def test_a_notification_carries_the_sheet_only_while_it_fits_in_postgresqls_payload(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL refuses a payload of 8,000 bytes: a sheet too big for it is left out, and the listener renders it."""
+    sheet = Message.of(event("<p>" + "Anna Ben Cleo " * 50 + "</p>", event_id=3))
+    shipped = Shipped("token", "de", sheet.deflated)
+    payload = notice(7, 3, shipped)
+    assert read_notice(payload) == (7, 3, shipped) and shipped.text() == sheet.text
+    monkeypatch.setattr(models.shipped, "NOTIFY_PAYLOAD_LIMIT", len(payload))
+    assert notice(7, 3, shipped) == "7:3"
+    assert read_notice("7:3") == (7, 3, None)
+
+
+def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(client: FlaskClient, live_app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Rendering the pushed sheet while the tap is stored must never cost the tap: it counts, and nothing is shipped."""
+    token = crossed_twice(client)
+
+    def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        raise RuntimeError("template trouble")
+
+    monkeypatch.setattr(views.live, "live_sheet", broken)
+    tap(client, token, "pass", player="Ben", round="0")
+    assert "could not be rendered with the tap" in caplog.text
+    with live_app.app_context():
+        game = db.session.scalars(select(Game).where(Game.token == token)).one()
+        assert folded(game).version == 3

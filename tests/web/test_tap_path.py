@@ -45,7 +45,8 @@ def game_lookups(ran: list[str]) -> list[str]:
 
 
 def test_an_htmx_pass_cross_runs_five_statements_and_looks_its_game_up_once(plain_app: Flask, plain_client: FlaskClient) -> None:
-    """Look up the game (players and rematch along), check the key, lock, read new events, insert: before, it took 15."""
+    """Look up the game (players and rematch along), lock, read new events and the key's earlier change in one, insert,
+    and store the pushed sheet beside it for the other processes (on PostgreSQL the notification carries it): before, it took 15."""
     token = start(plain_client, "auruxxx")
     plain_client.get(f"/g/{token}")
     with statements(plain_app) as ran:
@@ -53,6 +54,7 @@ def test_an_htmx_pass_cross_runs_five_statements_and_looks_its_game_up_once(plai
     assert answer.status_code == 200 and "box crossed" in answer.get_data(as_text=True)
     assert len(game_lookups(ran)) == 1, ran
     assert len(ran) == 5, ran
+    assert sum("INTO shipped_sheets" in statement for statement in ran) == 1, ran
     assert not any("max(events.seq)" in statement for statement in ran), "no version is asked for after a tap"
 
 

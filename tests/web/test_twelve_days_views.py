@@ -186,6 +186,24 @@ def test_final_hands_complete_the_game_with_majorities(plain_app: Flask, plain_c
     assert "Who holds the most?" in page and "Winner" in page
 
 
+def test_a_card_refused_for_a_day_over_links_its_correction_filled_in_with_it(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """A card sent late for day 1 leads to day 1's correction with that card; a link's other wishes are left out."""
+    reveal_day(plain_client, token, 0, "4", "7", "9")
+    before = event_count(plain_app)
+    late = post(plain_client, token, "card", headers=HTMX, day="0", player="A", card="5")
+    assert late.status_code == 422
+    assert f'<a class="fix" href="/g/{token}/days/1/correct?card-0=5">Correct day 1 with it</a>' in late.get_data(as_text=True)
+    form = plain_client.get(f"/g/{token}/days/1/correct?card-0=5", headers=EN).get_data(as_text=True)
+    assert re.search(r'<select id="card-0".*?<option value="5" selected>', form, re.S)
+    assert re.search(r'<select id="card-1".*?<option value="7" selected>', form, re.S), "the rest as stored"
+    assert "Filled in with the change that was not counted" in form
+    for hostile in ("card-0=99", "card-0=%00", "gift_to=Z", "card-5=4", "taken_by=A"):
+        ignored = plain_client.get(f"/g/{token}/days/1/correct?{hostile}", headers=EN)
+        assert ignored.status_code == 200, hostile
+        assert "Filled in with the change" not in ignored.get_data(as_text=True), hostile
+    assert event_count(plain_app) == before, "links store nothing"
+
+
 def test_correcting_a_day_moves_the_pot_and_a_refusal_keeps_the_form(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
     """A corrected day recomputes the pot; a refused correction shows what was entered, not the old day."""
     post(plain_client, token, "taken", day="0", player="A")

@@ -237,6 +237,18 @@ def _read_round_form(form: Mapping[str, str], game: Game, table: AuruxxxTable, i
     return written, shown, []
 
 
+def _prefilled_round(stored: RoundForm, asked: Mapping[str, str], table: AuruxxxTable) -> RoundForm:
+    """Return the stored round with the crosses or the figure holder a link asks for (a refused tap's); anything else in it is left out."""
+    players = table.game.players
+    passes = dict(stored.passes)
+    for seat, player in enumerate(players):
+        crosses = asked.get(f"passes-{seat}", "")
+        if is_whole(crosses) and int(crosses) <= MAX_PASSES:
+            passes[player] = int(crosses)
+    holder = asked.get("happy_man", "")
+    return replace(stored, passes=passes, happy_man=holder if holder in players else stored.happy_man)
+
+
 def _round_offers(table: AuruxxxTable, index: int) -> dict[str, object]:
     """Return what the round-correction form offers: whether nobody may hold the figure, the Golden 12 and the crosses."""
     return {
@@ -258,5 +270,8 @@ ROUND_CORRECTION: Correction[AuruxxxTable, RoundForm] = Correction(
     stored=_stored_round,
     read_form=_read_round_form,
     offers=_round_offers,
+    endpoint="auruxxx.correct",
+    fix_text=lambda number: gettext("Correct round %(n)s with it", n=number),
+    prefilled=_prefilled_round,
 )
 """A finished round corrected as a whole: who ended it, with how many Golden 12, the figure, crosses and hands."""

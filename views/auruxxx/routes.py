@@ -12,7 +12,8 @@ from werkzeug.wrappers import Response
 
 from models import Game, folded
 from rules.auruxxx import AURUXXX
-from rules.auruxxx.score import GOLDEN12_IN_DECK
+from rules.auruxxx.history import AuruxxxTable
+from rules.auruxxx.score import GOLDEN12_IN_DECK, MAX_PASSES
 from rules.json_value import JSON
 from views import corrections
 from views.addresses import open_to_edit
@@ -31,7 +32,15 @@ def pass_cross(token: str) -> Response:
     """Add a pass cross for a player in the current round."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     player = posted_player(request.form, game.player_names)
-    return after_tap(game, viewer, record_tap(game, viewer, "pass", {"round": posted_round(request.form), "player": player}))
+    index = posted_round(request.form)
+    tapped = record_tap(game, viewer, "pass", {"round": index, "player": player})
+    seat = game.player_names.index(player)
+
+    def one_cross_more(table: AuruxxxTable) -> dict[str, str] | None:
+        crosses = table.game.rounds[index].passes_of(player) + 1
+        return {f"passes-{seat}": str(crosses)} if crosses <= MAX_PASSES else None
+
+    return after_tap(game, viewer, tapped, fix=corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None)
 
 
 @bp.post("/g/<token>/happy-man")
@@ -39,7 +48,10 @@ def hand_on_happy_man(token: str) -> Response:
     """Hand the Happy-Man figure to a player."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     player = posted_player(request.form, game.player_names)
-    return after_tap(game, viewer, record_tap(game, viewer, "happy_man", {"round": posted_round(request.form), "player": player}))
+    index = posted_round(request.form)
+    tapped = record_tap(game, viewer, "happy_man", {"round": index, "player": player})
+    fix = corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
+    return after_tap(game, viewer, tapped, fix=fix)
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])

@@ -174,6 +174,22 @@ def _read_day_form(form: Mapping[str, str], game: Game, table: TwelveDaysTable, 
     return corrected, _day_form(corrected), []
 
 
+def _prefilled_day(stored: DayForm, asked: Mapping[str, str], table: TwelveDaysTable) -> DayForm:
+    """Return the stored day with the card or the gift a link asks for (a refused tap's); only the variant's cards and the players count.
+
+    A day entered only as who took it has no cards to change: it stays as stored.
+    """
+    players = table.game.players
+    offered = {card_token(card) for card in table.game.variant.cards}
+    played = dict(stored.played)
+    for seat, player in enumerate(players):
+        card = asked.get(f"card-{seat}", "")
+        if card in offered and not stored.quick:
+            played[player] = card
+    gift = asked.get("gift_to", "")
+    return replace(stored, played=played, gift_to=gift if gift in players and not stored.quick else stored.gift_to)
+
+
 def _day_offers(table: TwelveDaysTable, index: int) -> dict[str, object]:
     """Return what the day-correction form offers: the variant's cards, how each is shown, whether a Claus can give a day, and what the variant calls a day."""
     cards = [CardOption(token=card_token(c), label=card_label(c)) for c in table.game.variant.cards]
@@ -193,5 +209,8 @@ DAY_CORRECTION: Correction[TwelveDaysTable, DayForm] = Correction(
     stored=_stored_day,
     read_form=_read_day_form,
     offers=_day_offers,
+    endpoint="twelve_days.correct_day",
+    fix_text=lambda number: gettext("Correct day %(n)s with it", n=number),
+    prefilled=_prefilled_day,
 )
 """A finished day corrected: the cards everyone revealed and a Claus winner's gift, or only who took it."""

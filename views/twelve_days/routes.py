@@ -36,20 +36,21 @@ def posted_day(form: Mapping[str, str], game: Game) -> int:
 def reveal_card(token: str) -> Response:
     """Record the card a player revealed today; the day resolves when the last card is in."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
-    revealed: dict[str, JSON] = {
-        "day": posted_day(request.form, game),
-        "player": posted_player(request.form, game.player_names),
-        "card": parse_card(request.form.get("card", "")),
-    }
-    return after_tap(game, viewer, record_tap(game, viewer, "card", revealed))
+    index, player, card = posted_day(request.form, game), posted_player(request.form, game.player_names), parse_card(request.form.get("card", ""))
+    tapped = record_tap(game, viewer, "card", {"day": index, "player": player, "card": card})
+    asked = {f"card-{game.player_names.index(player)}": str(card)}
+    fix = corrections.refused_fix(DAY_CORRECTION, tapped.state, game.token, index, lambda table: asked) if tapped.problems else None
+    return after_tap(game, viewer, tapped, fix=fix)
 
 
 @bp.post("/g/<token>/gift")
 def give_day(token: str) -> Response:
     """Record whom a Claus winner gives the day card(s) to."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
-    given: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names)}
-    return after_tap(game, viewer, record_tap(game, viewer, "gift", given))
+    index, player = posted_day(request.form, game), posted_player(request.form, game.player_names)
+    tapped = record_tap(game, viewer, "gift", {"day": index, "player": player})
+    fix = corrections.refused_fix(DAY_CORRECTION, tapped.state, game.token, index, lambda table: {"gift_to": player}) if tapped.problems else None
+    return after_tap(game, viewer, tapped, fix=fix)
 
 
 @bp.post("/g/<token>/clear-day")

@@ -1,0 +1,112 @@
+"""A change's pushed sheet, rendered once by the process that stored the change and carried with it to the others.
+
+Every phone at an address is pushed the same update, so the worker that took a tap renders
+it once (it answers the tap with it anyway) and the other workers and servers push those
+bytes instead of rendering the sheet again. It travels with the change, in the transaction
+that stores the change: on PostgreSQL inside the ``NOTIFY`` that announces it (if it fits in
+the payload), on SQLite in a row beside the event, which the other processes' tick reads
+together with the event. It is safe to take without checking: the sheet is rendered from
+exactly the history that commit stores, and a version never changes once stored, so the
+update for a game's version N is the same whoever renders it. Where it did not travel (a
+plain form's tap, another language, a payload too big) a process renders it as before.
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ForeignKey, LargeBinary, String, bindparam
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.base import Base, db
+
+NOTIFY_PAYLOAD_LIMIT = 8000
+"""The bytes PostgreSQL takes in one notification's payload (its default build refuses 8,000 and more)."""
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """The live part of one address's sheet in one language at a change's version, as a deflated server-sent event."""
+
+    address: str
+    language: str
+    deflated: bytes
+    """The event as one self-contained raw deflate segment (``live.Message.deflated``)."""
+
+    def text(self) -> bytes:
+        """Return the event itself, inflated."""
+        return zlib.decompressobj(-zlib.MAX_WBITS).decompress(self.deflated)
+
+
+class ShippedSheet(Base):
+    """The newest pushed sheet per game, address and language on SQLite: written with the change, read by the other processes' tick.
+
+    One row per address and language, replaced by each change, so the table stays as small as the
+    number of games; a tick asks for it only where its version is the event's.
+    """
+
+    __tablename__ = "shipped_sheets"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    language: Mapped[str] = mapped_column(String(16), primary_key=True)
+    version: Mapped[int]
+    deflated: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+def _replacing() -> Any:
+    """Return the statement that stores a game's newest pushed sheet per address and language, built once (building it costs more than running it)."""
+    columns = ("game_id", "address", "language", "version", "deflated")
+    statement = sqlite_insert(ShippedSheet).values({name: bindparam(name) for name in columns})
+    return statement.on_conflict_do_update(
+        index_elements=["game_id", "address", "language"],
+        set_={"version": statement.excluded.version, "deflated": statement.excluded.deflated},
+    )
+
+
+_REPLACING = _replacing()
+
+
+def ship_beside(game_id: int, version: int, shipped: Shipped) -> None:
+    """Store the pushed sheet of ``version`` in the change's transaction (SQLite), replacing the one of the version before."""
+    row = {"game_id": game_id, "address": shipped.address, "language": shipped.language, "version": version, "deflated": shipped.deflated}
+    db.session.execute(_REPLACING, row)
+
+
+def notice(game_id: int, version: int, shipped: Shipped | None) -> str:
+    """Return the PostgreSQL notification of a change: "game:version", and the pushed sheet after it if it fits.
+
+    >>> notice(7, 3, None), notice(7, 3, Shipped("tok", "de", b"x"))
+    ('7:3', '7:3:de:tok:eA==')
+    """
+    short = f"{game_id}:{version}"
+    if shipped is None:
+        return short
+    full = f"{short}:{shipped.language}:{shipped.address}:{base64.b64encode(shipped.deflated).decode()}"
+    return full if len(full) < NOTIFY_PAYLOAD_LIMIT else short
+
+
+def read_notice(payload: str) -> tuple[int, int, Shipped | None] | None:
+    """Return the game, version and pushed sheet a notification carries (None for a payload that is not one).
+
+    >>> read_notice("7:3"), read_notice("7:3:de:tok:eA=="), read_notice("nonsense")
+    ((7, 3, None), (7, 3, Shipped(address='tok', language='de', deflated=b'x')), None)
+    """
+    game, _, rest = payload.partition(":")
+    version, _, rest = rest.partition(":")
+    if not (game.isdigit() and version.isdigit()):
+        return None
+    if not rest:
+        return int(game), int(version), None
+    language, _, rest = rest.partition(":")
+    address, _, data = rest.partition(":")
+    try:
+        deflated = base64.b64decode(data, validate=True)
+    except ValueError:
+        return int(game), int(version), None
+    return int(game), int(version), Shipped(address, language, deflated)
+
