@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from models.base import Base, UTCDateTime, utc_now
@@ -58,6 +59,9 @@ class Game(Base):
 
     Unique: a game has at most one rematch, so two phones tapping "rematch" at once start one game.
     """
+    address_retired: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    """Whether new addresses were made at the table after this game was followed: its edit address then shows this
+    game only, read-only, and hands out none of the table's newer addresses (the running game's, the table's)."""
     card_table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True, nullable=True)
     """The table this game is played at. Every game has one; the column is nullable only because
     SQLite cannot add a NOT NULL column to a table that has rows (the migration filled in old games)."""

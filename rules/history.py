@@ -16,7 +16,9 @@ payloads count rounds and days from 0, like the record's list positions. Every g
   ``import`` {record}: a game record's finished rounds or days, as the first change of an
   imported game (the round or day it was exported in follows as the game's own taps) ·
   ``undo`` {event}: the sequence number of an earlier change that no longer counts ·
-  ``rematch`` {}: a rematch of this game was started (it changes no score and cannot be undone).
+  ``rematch`` {}: a rematch of this game was started (it changes no score and cannot be undone) ·
+  ``new_addresses`` {}: the table's addresses were replaced (a note like ``rematch``, so every
+  phone still on the game hears of it live).
 """
 
 from __future__ import annotations
@@ -33,10 +35,13 @@ from rules.problems import N_, Illegal, at, problem, quoted_key
 UNDO = "undo"
 IMPORT = "import"
 REMATCH = "rematch"
+NEW_ADDRESSES = "new_addresses"
+NOTES = (REMATCH, NEW_ADDRESSES)
+"""The events that note what happened around a game: they change no score and cannot be undone."""
 
 
 def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
-    """Return the changes that still count: every event but undos, what they undid, and the rematch note.
+    """Return the changes that still count: every event but undos, what they undid, and the notes.
 
     >>> [e.seq for e in effective([TableEvent(1, "pass", {}), TableEvent(2, "pass", {}),
     ...                            TableEvent(3, "undo", {"event": 2})])]
@@ -46,7 +51,7 @@ def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
     seen: dict[int, TableEvent] = {}
     for event in events:
         place = f"events[{event.seq}]"
-        if event.kind == REMATCH:
+        if event.kind in NOTES:
             payload(event, ())
         elif event.kind == UNDO:
             target = event.payload.get("event") if isinstance(event.payload, Mapping) else None
@@ -179,7 +184,7 @@ def step(table: Table[Any], event: TableEvent) -> Table[Any] | None:
     """
     if event.kind in (UNDO, IMPORT):
         return None
-    if event.kind == REMATCH:
+    if event.kind in NOTES:
         payload(event, ())
         return table
     return rules_of(table.game).step(table, event)

@@ -15,9 +15,12 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 from app import create_app
 from infra.config import TestConfig
 from tests.browser.taps import WAIT
+from tests.web.driver import PhoneClient
 from testbed.servers import AUDIT
 
 IN_CI = os.environ.get("CI") == "true"
+Flask.test_client_class = PhoneClient
+"""Every test app's client posts a game's forms as a phone's sheet does: with a key and ``seen`` (``tests/web/driver.py``)."""
 
 
 def migrated_app(database: Path) -> Flask:

@@ -2,7 +2,9 @@
 
 The edit address (``Game.token``) lets a phone tap; the read-only address (``Game.read_token``)
 only shows the live sheet; the table address (``CardTable.token``) opens whatever game runs at
-the table. All are secrets, compared in constant time. A request opens its game once, here,
+the table. All are secrets, compared in constant time. A game over and followed takes no more
+changes on any address (``GameOver``), and an edit address retired by new addresses at its table
+shows its own game only, handing out none of the table's newer addresses (``leads_on``). A request opens its game once, here,
 and carries who is looking (``views.viewers.Viewer``) to everything that renders.
 """
 
@@ -11,8 +13,10 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, request, url_for
+from flask_babel import gettext
 from sqlalchemy import or_, select
 from sqlalchemy.orm import joinedload
+from werkzeug.exceptions import HTTPException
 
 from models import CardTable, Game, db
 from views.language import current_language
@@ -50,26 +54,70 @@ def _find(token: str) -> tuple[Game, bool] | None:
     return None
 
 
-def opened_by(token: str) -> tuple[Game, bool]:
-    """Return the game an edit or read-only address opens and whether it is the edit address; else a missing page.
+class GameOver(HTTPException):
+    """A change was asked of a game that is over and followed at its table: it is read-only on every address (409).
 
-    It reads nothing of a request: a live stream's push looks its game up with it.
+    ``views.games`` answers it with the game's sheet as it stands, which links to the running game.
+    """
+
+    code = 409
+
+    def __init__(self, game: Game, viewer: Viewer) -> None:
+        super().__init__()
+        self.game = game
+        self.viewer = viewer
+
+
+def opened_by(token: str) -> tuple[Game, bool]:
+    """Return the game an edit or read-only address opens and whether the page may change it; else a missing page.
+
+    Only the edit address of a game still being played may: once the next game runs at the
+    table, the one before is read-only on every address. It reads nothing of a request: a live
+    stream's push looks its game up with it.
     """
     found = _find(token)
     if found is None:
         abort(404)
-    return found
+    game, edit_address = found
+    return game, edit_address and game.rematch is None
+
+
+def leads_on(game: Game, token: str) -> bool:
+    """Return whether ``token`` may hand out the table's current addresses (its running game's edit address, its code).
+
+    The edit address does, unless new addresses were made at the table after its game was
+    followed (``Game.address_retired``): a replaced address must not fetch the new ones.
+    """
+    return hmac.compare_digest(game.token.encode(), token.encode()) and not game.address_retired
 
 
 def open_to_edit(token: str, *, kind: str | None = None) -> tuple[Game, Viewer]:
-    """Return the game behind an edit address and its viewer; anything else, a read-only address included, is a missing page.
+    """Return the game behind an edit address and its viewer, for a change; anything else, a read-only address included, is a missing page.
 
     ``kind`` is given by a route of one game only: a 12 Days game has no AURUXXX round to finish.
+    A game over and followed changes no more: ``GameOver`` (409) with its sheet.
     """
-    game, editable = opened_by(token)
-    if not editable or (kind is not None and game.kind != kind):
+    game, viewer = open_to_lead(token)
+    if kind is not None and game.kind != kind:
         abort(404)
-    return game, _viewer(token, editable=True)
+    if not viewer.editable:
+        raise GameOver(game, viewer)
+    return game, viewer
+
+
+def open_to_lead(token: str) -> tuple[Game, Viewer]:
+    """Return the game behind an edit address and its viewer, for a page that hands out the table's addresses (joining,
+    the table card, new addresses, the next game); else a missing page, or 403 from a retired address, saying why."""
+    found = _find(token)
+    if found is None or not found[1]:
+        abort(404)
+    game = found[0]
+    if not leads_on(game, token):
+        abort(403, description=gettext(
+            "New addresses were made at this table after this game, so this address no longer leads to the table. "
+            "Ask the table for the new code and scan it."
+        ))
+    return game, _viewer(token, editable=game.rematch is None)
 
 
 def open_to_read(token: str) -> tuple[Game, Viewer]:
@@ -101,6 +149,12 @@ def _tv_of(game: Game) -> str | None:
         return None
     found: CardTable | None = game.card_table
     return found.token if found is not None and hmac.compare_digest(found.token.encode(), named.encode()) else None
+
+
+def running_at(game: Game) -> Game:
+    """Return the game running at ``game``'s table now: its newest (``game`` itself while nothing follows it)."""
+    newest = db.session.scalar(select(Game).where(Game.card_table_id == game.card_table_id).order_by(Game.id.desc()).limit(1))
+    return newest or game
 
 
 def current_game_at(token: str) -> Game | None:

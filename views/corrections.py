@@ -2,7 +2,8 @@
 
 The form is filled in with what is stored (and any change a link asks for: the refusal of a
 tap made for a round already over links here with that tap) and says which change it was filled in from
-(``seen``); saving it records one correction event. If that round or day changed since (the
+(``seen``, read as every form that moves something reads it: ``views.taps.posted_seen``);
+saving it records one correction event. If that round or day changed since (the
 rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
 rules refuse answers 422 with the form as it was filled in, so nothing typed is lost.
@@ -16,17 +17,15 @@ from typing import Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 from flask import abort, request, url_for
-from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, StaleError, folded
 from rules.games import GameRules, TableEvent
 from rules.history import changed_since, finished_part
 from rules.json_value import JSON
-from views.forms import is_whole
 from views.render import game_page, go_to
 from views.sheets import Fix
-from views.taps import record_tap
+from views.taps import posted_seen, record_tap
 from views.viewers import Viewer
 
 T = TypeVar("T")
@@ -60,20 +59,6 @@ class Correction(Generic[T, V]):
     """The words of a link to the form of round or day ``number``, filled in with a refused tap."""
     prefilled: Callable[[V, Mapping[str, str], T], V]
     """The stored values with what a link asks to change (its query string): only choices the form offers, the rest as stored."""
-
-
-def form_seen() -> int:
-    """Return ``seen`` of a correction form: the number of the newest change it was filled in from.
-
-    Without it nobody can tell whether someone else changed the round or day meanwhile, so
-    such a form is refused (400) before anything is stored.
-    """
-    posted = request.form.get("seen", "")
-    if not is_whole(posted):
-        abort(400, description=gettext(
-            "This correction does not say which state of the game it was made from. Open the correction again and save it."
-        ))
-    return int(posted)
 
 
 def refused_fix(how: Correction[T, V], state: Folded, token: str, index: int, asked: Callable[[T], dict[str, str] | None]) -> Fix | None:
@@ -113,7 +98,7 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
         stored = how.stored(how.rules.typed(now.table), index)
         values = how.prefilled(stored, request.args, how.rules.typed(now.table))
         return _form(game, viewer, how, now, index, values, now.version, [], 200, None, prefilled=values != stored)
-    seen = form_seen()
+    seen = posted_seen(now.version)
     written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
         try:

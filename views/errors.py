@@ -30,6 +30,8 @@ def title_and_message(error: HTTPException) -> tuple[str, str]:
         )
     if code == 400:
         return gettext("This request could not be understood"), _detail(error) or gettext("Go back and try again.")
+    if code == 403:
+        return gettext("This address no longer leads there"), _detail(error) or gettext("Go back and try again.")
     if code == 404:
         return gettext("Page not found"), gettext("This address does not lead to a page or a game. Check it, or scan the game's QR code again.")
     if code == 405:

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from models import CardTable, Game, folded, games_at
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
-from views.addresses import open_to_edit, open_to_read
+from views.addresses import leads_on, open_to_lead, open_to_read, running_at
 from views.chart import build_chart
 from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.limits import creating
@@ -154,7 +154,7 @@ def show(token: str) -> BaseResponse:
         "evening",
         game,
         viewer,
-        evening=evening_around(game, editable=viewer.editable),
+        evening=evening_around(game, editable=leads_on(game, viewer.address)),
         kinds=[(kind, sheet.rules.title) for kind, sheet in SHEETS.items()],
     )
 
@@ -163,7 +163,7 @@ def show(token: str) -> BaseResponse:
 def csv_export(token: str) -> BaseResponse:
     """Return the evening for a spreadsheet: a row per game with its totals, then wins and places per player."""
     game, viewer = open_to_read(token)
-    evening = evening_around(game, editable=viewer.editable)
+    evening = evening_around(game, editable=leads_on(game, viewer.address))
     separator = decimal_separator()
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";" if separator == "," else ",", lineterminator="\r\n")
@@ -192,7 +192,7 @@ def csv_export(token: str) -> BaseResponse:
 def export(token: str) -> BaseResponse:
     """Return the evening's record: every game's record and the standings, which imports again as a whole evening."""
     game, viewer = open_to_read(token)
-    evening = evening_around(game, editable=viewer.editable)
+    evening = evening_around(game, editable=leads_on(game, viewer.address))
     body = evening_record.document(
         table=evening.table.name,
         day=evening.games[0].started.date(),
@@ -242,12 +242,11 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
 
     If something already follows this game (another phone was quicker), the phone joins that instead.
     """
-    game, viewer = open_to_edit(token)
+    game, viewer = open_to_lead(token)
     if kind not in SHEETS:
         abort(404)
-    successor = game.rematch
-    if successor is not None:
-        return go_to(url_for("games.sheet", token=successor.token), viewer.fragment)
+    if game.rematch is not None:
+        return go_to(url_for("games.sheet", token=running_at(game).token), viewer.fragment)
     action = url_for("evening.next_game", token=game.token, kind=kind)
     if request.method == "GET":
         form = NewGameForm.empty(kind, action=action)

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from models import StaleError
 from rules.games import TableEvent
 from rules.history import UNDO, superseded
-from views.addresses import open_to_edit, open_to_read
+from views.addresses import GameOver, open_to_edit, open_to_lead, open_to_read, running_at
 from views.forms import is_whole
 from views.limits import creating
 from views.render import game_context, go_to, wants_fragment
@@ -87,9 +87,16 @@ def undo(token: str) -> BaseResponse:
 @creating
 def rematch(token: str) -> BaseResponse:
     """Start a new game with the same players and options, or join the one another phone started; the deal moves on."""
-    game, viewer = open_to_edit(token)
-    successor = start_after(game, game.setup, kept=sheet_of(game.kind).rematch(game))
-    return go_to(url_for("games.sheet", token=successor.token), viewer.fragment)
+    game, viewer = open_to_lead(token)
+    start_after(game, game.setup, kept=sheet_of(game.kind).rematch(game))
+    return go_to(url_for("games.sheet", token=running_at(game).token), viewer.fragment)
+
+
+@bp.app_errorhandler(GameOver)
+def game_over(over: GameOver) -> BaseResponse:
+    """Refuse a change to a game that is over and followed: its sheet as it stands, read-only, with the way to the running game."""
+    refusal = gettext("This game is over and the next one is running at this table: nothing here changes any more.")
+    return render(over.game, over.viewer, problems=[refusal], status=409)
 
 
 @bp.get("/g/<token>/history")

@@ -6,15 +6,18 @@ current game with edit rights, and after a rematch it opens the rematch.
 
 from __future__ import annotations
 
+import uuid
+
 from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import db
+from models import append_event, db, games_at
+from rules.history import NEW_ADDRESSES
 from models.game import NAME_MAX_LENGTH, new_token
 from views.limits import joining
 from views.qr import for_phones, qr_svg
-from views.addresses import current_game_at, open_to_edit, open_tv
+from views.addresses import current_game_at, open_to_lead, open_tv, running_at
 from views.evening import tv_between_games
 from views.render import game_page, go_to, wants_fragment
 from views.seats import this_phone
@@ -50,7 +53,7 @@ def tv(token: str) -> Response:
 @joining
 def show(token: str) -> Response:
     """Show the table's QR code large, with the address written out, the TV's and the onlookers' addresses."""
-    game, viewer = open_to_edit(token)
+    game, viewer = open_to_lead(token)
     address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
     watch, _ = for_phones(url_for("games.sheet", token=game.read_token, _external=True))
     tv_address, _ = for_phones(url_for("join.tv", token=game.card_table.token, _external=True))
@@ -73,7 +76,7 @@ def show(token: str) -> Response:
 @joining
 def card(token: str) -> Response:
     """Show the table card to print (A6: the code, the table's name, one line on what to do); a form names the table."""
-    game, viewer = open_to_edit(token)
+    game, viewer = open_to_lead(token)
     problems: list[str] = []
     status = 200
     if request.method == "POST":
@@ -104,9 +107,21 @@ def card(token: str) -> Response:
 @bp.post("/g/<token>/new-address")
 @joining
 def new_address(token: str) -> Response:
-    """Replace the game's edit address and the table's address: the old ones stop working at once."""
-    game, viewer = open_to_edit(token)
-    game.token = new_token()
+    """Replace the running game's edit address and the table's address: the old ones stop working at once.
+
+    Made from any game of the table, it is the table's running game that gets the new edit
+    address (that is where an unwanted guest would tap); every older game's edit address is
+    retired (``Game.address_retired``): it still shows its own game, read-only, and leads to
+    nothing newer. Each game's history notes it, so every phone still on one hears of it live.
+    """
+    game, viewer = open_to_lead(token)
+    running = running_at(game)
+    running.token = new_token()
     game.card_table.token = new_token()
+    retired = [earlier for earlier in games_at(game.card_table_id)[0] if earlier.id != running.id and not earlier.address_retired]
+    for earlier in retired:
+        earlier.address_retired = True
     db.session.commit()
-    return go_to(url_for("join.show", token=game.token), viewer.fragment)
+    for noted in (running, *retired):
+        append_event(noted, NEW_ADDRESSES, {}, idempotency_key=uuid.uuid4().hex)
+    return go_to(url_for("join.show", token=running.token), viewer.fragment)

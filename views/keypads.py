@@ -1,7 +1,8 @@
 """Entering a player's hand on a keypad, the same way for every game: each game gives its values, this is the flow.
 
 A keypad opens with the hand as stored, or with what this phone tapped and did not save yet
-(a draft, ``views.drafts``), and remembers the change it was opened at (``seen``). Every key
+(a draft, ``views.drafts``), and remembers the change it was opened at (``seen``, which every
+post of its form must carry: ``views.taps.posted_seen``). Every key
 pressed comes back here and is kept as a draft; "discard" forgets it. Saving stores the hand
 with a version check: if another phone saved this hand after the keypad opened, the answer is
 409 and the player chooses between keeping theirs and replacing it, never a silent overwrite.
@@ -10,7 +11,7 @@ A hand the rules refuse answers 422 with the keypad as it was, so no tapped card
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
@@ -18,13 +19,11 @@ from flask import abort, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from models import Game, StaleError, folded
-from rules.games import GameRules, Table, TableEvent
+from rules.games import GameRules, Table
 from rules.json_value import JSON
-from rules.history import part_changed_since
 from views.drafts import draft_key, draft_of, drop_draft, keep_draft
-from views.forms import is_whole
 from views.render import game_page, go_to
-from views.taps import record_tap
+from views.taps import posted_seen, record_tap, unmoved_since
 from views.viewers import Viewer
 
 T = TypeVar("T")
@@ -83,29 +82,17 @@ class Conflict:
     resave: str
 
 
-def keypad_seen() -> int | None:
-    """Return ``seen`` of a hand keypad: the newest change when it was opened (None from a form without one)."""
-    posted = request.form.get("seen", "")
-    return int(posted) if is_whole(posted) else None
-
-
 def record_hand(
-    game: Game, viewer: Viewer, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int | None
+    game: Game, viewer: Viewer, payload: Mapping[str, Any], *, hand: Callable[[Table[Any]], object], seen: int
 ) -> tuple[list[str], int]:
-    """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
+    """Store a hand entered on a keypad opened at change ``seen``, with the version check every tap that moves something has.
 
     ``hand`` picks the player's hand out of the game. Returns no problems and 200 once it is
     stored; the rules' refusals and 422; or nothing and 409 when another phone saved this hand
     after the keypad opened.
     """
-    setup = game.setup
-
-    def unchanged(events: Sequence[TableEvent]) -> None:
-        if seen is not None and part_changed_since(setup, events, seen, hand):
-            raise StaleError(f"a hand changed after change {seen}")
-
     try:
-        problems = record_tap(game, viewer, "hand", payload, precondition=unchanged).problems
+        problems = record_tap(game, viewer, "hand", payload, precondition=unmoved_since(game, seen, hand)).problems
     except StaleError:
         return [], 409
     return list(problems), 422 if problems else 200
@@ -131,7 +118,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
     action = request.form.get("action", "")
     if request.method == "GET":
         kept = draft_of(draft)
-        seen: int | None = now.version
+        seen = now.version
         if kept is None:
             entry = how.stored(table, player)
         else:
@@ -140,7 +127,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
             restored = True
     else:
         entry, problems = how.posted(request.form, table)
-        seen = keypad_seen()
+        seen = posted_seen(now.version)
         if problems:
             pass
         elif action == "discard":
@@ -182,7 +169,7 @@ def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], table: T, player: str
 
 
 def _keypad(
-    game: Game, viewer: Viewer, how: Keypad[T, E], entry: E, table: T, player: str, seat: int, seen: int | None,
+    game: Game, viewer: Viewer, how: Keypad[T, E], entry: E, table: T, player: str, seat: int, seen: int,
     problems: list[str], status: int, conflict: Conflict | None, restored: bool, action: str,
 ) -> Response:
     """Render the keypad as it stands, with the conflict box after a 409 and the refusals after a 422."""

@@ -45,6 +45,8 @@ SHORTEST_LIFE = 0.1
 """The shortest a stream lives, as a share of ``LIVE_STREAM_SECONDS``: lives are spread evenly above it."""
 RETRY_MILLISECONDS = 500
 RETRY = Message.of(f"retry: {RETRY_MILLISECONDS}\n\n")
+RETIRED = Message.of(event("retired", name="retired"))
+"""The last event of a stream whose address stopped working (new addresses were made): the phone says so at once."""
 
 
 def _stored_version(game_id: int) -> int:
@@ -173,6 +175,7 @@ def messages(
         if since is not None and since != seen:
             update = update_of(app, token, language, seen)
             if update is None:
+                yield RETIRED
                 return
             yield update.message
             sent, seen = update.version, max(seen, update.version)
@@ -185,6 +188,7 @@ def messages(
                 continue
             update = update_of(app, token, language, newer)
             if update is None:
+                yield RETIRED
                 return
             seen = max(newer, update.version)
             if update.version != sent:

@@ -60,10 +60,8 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
     """Return what every sheet shows besides its own layout, as ``viewer`` sees it.
 
     That is: the refusals of the last tap, the record's and the CSV's addresses (reached by the same token the page was opened with), the score chart,
-    once the game is over the result to share, once a rematch runs the way to it with the
-    same rights this page has, and on a TV the code to join the table.
+    once the game is over the result to share, and on a TV the code to join the table.
     """
-    successor = game.rematch
     join_address = for_phones(url_for("join.table", token=viewer.tv, _external=True))[0] if viewer.tv else None
     return {
         "problems": list(problems),
@@ -73,8 +71,6 @@ def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Seque
         "caption": board.caption,
         "share": share_text(board) if board.winners else "",
         "share_url": url_for("games.sheet", token=game.read_token),
-        "rematch_url": url_for("games.sheet", token=successor.token if viewer.editable else successor.read_token) if successor else None,
-        "next_title": successor.title if successor and successor.title != game.title else None,
         "refresh_url": url_for("games.sheet", token=viewer.address, tv=viewer.tv),
         "join_address": join_address,
         "join_qr": qr_svg(join_address) if join_address else None,

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response
 
 from models import Game, claim_seat, claims_at, current_claims
 from rules.record import same_name_key
-from views.addresses import open_to_edit
+from views.addresses import open_to_lead
 from views.render import game_page, go_to
 from views.viewers import Viewer
 
@@ -83,7 +83,7 @@ def this_phone(game: Game, viewer: Viewer) -> Seat | None:
 @bp.route("/g/<token>/me", methods=["GET", "POST"])
 def choose(token: str) -> Response:
     """Ask who holds this phone (one tap on a name, or "for everyone"), and remember the answer at this table."""
-    game, viewer = open_to_edit(token)
+    game, viewer = open_to_lead(token)
     then = request.values.get("then", "sheet")
     then = then if then in AFTER_CHOOSING else "sheet"
     problems: list[str] = []

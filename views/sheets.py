@@ -9,19 +9,21 @@ Rendering a sheet, its scoreboard and its changes in words are written once, her
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from flask import Blueprint
+from flask import Blueprint, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Folded, Game, claims_at, db, folded, holder_at, stored_events
 from rules.games import GameRules, TableEvent
-from rules.history import IMPORT, REMATCH, UNDO, last_change
+from rules.history import IMPORT, NEW_ADDRESSES, REMATCH, UNDO, last_change
 from rules.json_value import JSON
+from views.addresses import leads_on, running_at
 from views.render import game_context, page_or_fragment, rendered, sheet_context
 from views.result import result_links_for
 from views.scoreboard import Scoreboard, shown
@@ -122,12 +124,14 @@ class Fix:
 
 
 def _sheet(
-    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str, fix: Fix | None = None
+    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str, fix: Fix | None = None,
+    overtaken: object = None,
 ) -> tuple[str, dict[str, Any]]:
     """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
 
     ``refused_at`` names the control a refused tap came from, so the sheet can keep it open;
-    ``fix`` is the way to make it count after all, shown with the refusal.
+    ``fix`` is the way to make it count after all, shown with the refusal;
+    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``views.taps.Overtaken``).
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
@@ -136,6 +140,7 @@ def _sheet(
     context = {
         **game_context(game, viewer),
         **sheet_context(game, viewer, layout.board, problems),
+        **way_on(game, viewer),
         "earlier": earlier_games(game),
         "result_links": None if viewer.tv else result_links_for(game, layout.board),
         "seat": seat,
@@ -146,16 +151,36 @@ def _sheet(
         "players": list(game.player_names),
         "refused_at": refused_at,
         "fix": fix,
+        "overtaken": overtaken,
     }
     return f"{views.folder}/sheet.html", context
 
 
+def way_on(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """Return the way from a game over and followed to the game running at its table, as this address may see it.
+
+    ``rematch_url`` is the running game's edit address from an edit address that still leads on
+    (``views.addresses.leads_on``), its read-only address from anywhere else; ``replaced`` says that
+    this is an edit address retired by new addresses, so the sheet says to ask the table for the new code;
+    ``next_title`` names the running game where it is another game than this one ("12 Days" after AURUXXX).
+    """
+    if game.rematch is None:
+        return {"rematch_url": None, "replaced": False, "next_title": None}
+    running = running_at(game)
+    edit_rights = leads_on(game, viewer.address)
+    return {
+        "rematch_url": url_for("games.sheet", token=running.token if edit_rights else running.read_token),
+        "replaced": not edit_rights and hmac.compare_digest(game.token.encode(), viewer.address.encode()),
+        "next_title": running.title if running.title != game.title else None,
+    }
+
+
 def render(
     game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = "",
-    fix: Fix | None = None,
+    fix: Fix | None = None, overtaken: object = None,
 ) -> Response:
-    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) on it."""
-    template, context = _sheet(game, viewer, state, problems, refused_at, fix)
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) or a choice on it."""
+    template, context = _sheet(game, viewer, state, problems, refused_at, fix, overtaken)
     return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
 
 
@@ -254,11 +279,13 @@ def counted_from_one(payload: Mapping[str, JSON], key: str) -> int:
 
 
 def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
-    """Return one change of a game in words: an import, undo or the next game here, the game's own changes by its views."""
+    """Return one change of a game in words: an import, undo, new addresses or the next game here, the game's own changes by its views."""
     if kind == IMPORT:
         return str(gettext("Game imported from a record"))
     if kind == UNDO:
         return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
+    if kind == NEW_ADDRESSES:
+        return str(gettext("New addresses made for this table"))
     if kind == REMATCH:
         following = game.rematch
         if following is not None and following.title != game.title:

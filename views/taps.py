@@ -4,19 +4,21 @@ a refusal speaks the reader's language, and the answer is the sheet the tap left
 from __future__ import annotations
 
 import secrets
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from models import Folded, Game, KeyReusedError, append_events, folded
-from rules.games import TableEvent
+from models import Folded, Game, KeyReusedError, StaleError, append_events, folded
+from rules.games import Table, TableEvent
+from rules.history import part_changed_since
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from live import Update
+from views.forms import is_whole
 from views.live import Shipping, shared_sheet
 from views.sheets import Fix, render
 from views.viewers import DEVICE_COOKIE, Viewer
@@ -28,16 +30,54 @@ MAX_KEY_LENGTH = 64
 
 
 def tap_key() -> str:
-    """Return the key the tapped form carried, so a resent tap is recognised and counted once (a fresh one if it carried none).
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once.
 
-    No page writes a NUL into a key, and PostgreSQL cannot store one: such a form is refused.
+    Every tap form carries one (``Viewer.new_key``; on a page every phone shares, the phone's
+    script fills it in). A fresh key in place of a missing or unusable one would count a resent
+    tap twice, so a form without one, with one too long to store, or with a NUL (PostgreSQL
+    cannot store one) is refused (400) before anything is stored.
     """
     key = request.form.get("key", "")
-    if "\x00" in key:
-        abort(400)
-    if not key or len(key) > MAX_KEY_LENGTH:
-        return uuid.uuid4().hex
+    if not key or len(key) > MAX_KEY_LENGTH or "\x00" in key:
+        abort(400, description=gettext(
+            "This tap carries no usable key, so sending it again could count it twice. Reload the sheet and tap again."
+        ))
     return key
+
+
+def posted_seen(version: int) -> int:
+    """Return ``seen`` of a form that moves something in the game: the number of the newest change it was made on.
+
+    Without it nobody can tell whether another phone moved the same thing meanwhile, and a
+    number beyond the game's newest change (``version``) names a state the game never had:
+    either is refused (400) before anything is stored.
+    """
+    posted = request.form.get("seen", "")
+    if not is_whole(posted):
+        abort(400, description=gettext(
+            "This form does not say which state of the game it was made on. Reload the sheet and try again."
+        ))
+    if int(posted) > version:
+        abort(400, description=gettext(
+            "This form names a state of the game that never was. Reload the sheet and try again."
+        ))
+    return int(posted)
+
+
+def unmoved_since(game: Game, seen: int, part: Callable[[Table[Any]], object]) -> Callable[[Sequence[TableEvent]], None]:
+    """Return a precondition refusing a tap (``StaleError``) when what it moves (``part`` of the game) changed after change ``seen``.
+
+    It runs inside the guarded step that appends, so two phones moving the same thing from the
+    same state cannot both pass. Changes to anything else leave the tap valid; with none at
+    all since ``seen`` there is nothing to compare, and the tap costs what any other does.
+    """
+    setup = game.setup
+
+    def unmoved(events: Sequence[TableEvent]) -> None:
+        if events and events[-1].seq > seen and part_changed_since(setup, events, seen, part):
+            raise StaleError(f"moved after change {seen}")
+
+    return unmoved
 
 
 def say(problem: Problem) -> str:
@@ -56,6 +96,19 @@ def subject(place: str, players: Sequence[str]) -> str | None:
 
 
 @dataclass(frozen=True)
+class Overtaken:
+    """Another phone moved what a tap moves after the state the tap was made on: the words of the choice, and the tap to send again."""
+
+    text: str
+    action: str
+    """Where the tap was sent: "Replace it with mine" sends it there again, made on the state shown now."""
+    fields: tuple[tuple[str, str], ...]
+    """The tap's own fields, without its key, form token and ``seen``."""
+    seen: int
+    """The change the choice is made on: the newest when the tap was refused."""
+
+
+@dataclass(frozen=True)
 class Tapped:
     """What a tap came to: the game as it stands after it, and why it was refused (nothing when it counts)."""
 
@@ -63,6 +116,8 @@ class Tapped:
     problems: tuple[str, ...] = ()
     rendered: Update | None = None
     """The sheet every phone at the address is pushed, if the tap rendered it while it was stored."""
+    overtaken: Overtaken | None = None
+    """Set when another phone moved the same thing meanwhile: nothing was stored, the player chooses."""
 
 
 def record_tap(
@@ -111,13 +166,39 @@ def record_taps(
     return Tapped(folded(game), tuple(refusals))
 
 
+def record_move(
+    game: Game,
+    viewer: Viewer,
+    changes: Sequence[tuple[str, Mapping[str, JSON]]],
+    *,
+    moves: Callable[[Table[Any]], object],
+    theirs: Callable[[Table[Any]], str],
+) -> Tapped:
+    """Record a tap that moves something (the figure, a revealed card) rather than adds, made on the change its form saw (``seen``).
+
+    If another phone moved the same thing (``moves`` picks it from the game) after that, nothing
+    is stored: the tap comes back overtaken, with ``theirs``, the words of the choice, for the game
+    as it stands now. A late tap never replays an old intent over a newer one unasked.
+    """
+    seen = posted_seen(folded(game).version)
+    try:
+        return record_taps(game, viewer, changes, precondition=unmoved_since(game, seen, moves))
+    except StaleError:
+        now = folded(game)
+        fields = tuple((name, value) for name, value in request.form.items(multi=True) if name not in ("csrf_token", "key", "seen"))
+        return Tapped(now, overtaken=Overtaken(theirs(now.table), request.path, fields, now.version))
+
+
 def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "", fix: Fix | None = None) -> BaseResponse:
-    """Answer a tap on a sheet: the refusal on this phone's sheet, the sheet every phone is pushed for htmx, else back to the page.
+    """Answer a tap on a sheet: the refusal or the choice after another phone's move on this phone's sheet, the sheet every phone
+    is pushed for htmx, else back to the page.
 
     A plain form is redirected, so that reloading the page does not send the tap again.
     ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal;
     ``fix`` is shown with the refusal, a way to make the tap count after all.
     """
+    if tapped.overtaken is not None:
+        return render(game, viewer, tapped.state, overtaken=tapped.overtaken, status=409, refused_at=refused_at)
     if tapped.problems:
         return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at, fix=fix)
     if viewer.fragment:

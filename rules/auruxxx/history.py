@@ -282,3 +282,27 @@ def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:
     if 0 <= index < len(table.game.rounds) and table.game.rounds[index].finisher != player:
         return table.game.rounds[index].hand_of(player)
     return None
+
+
+def holder_in(table: AuruxxxTable, index: int) -> str | None:
+    """Return who holds the Happy-Man figure in round ``index`` (open or finished), or None.
+
+    What a Happy-Man tap moves, for its version check (``rules.history.part_changed_since``).
+    """
+    if table.current is not None and table.current.index == index:
+        return table.current.holder
+    return table.game.rounds[index].happy_man if 0 <= index < len(table.game.rounds) else None
+
+
+def finisher_in(table: AuruxxxTable, index: int) -> tuple[str, int] | None:
+    """Return who ended round ``index`` and with how many Golden 12, or None while nobody has.
+
+    What the round's end moves, for its version check (``rules.history.part_changed_since``).
+    """
+    if table.current is not None and table.current.index == index:
+        current = table.current
+        return (current.finisher, current.golden12) if current.finisher is not None and current.golden12 is not None else None
+    if 0 <= index < len(table.game.rounds):
+        round_ = table.game.rounds[index]
+        return round_.finisher, round_.golden12
+    return None

@@ -215,3 +215,24 @@ def clearing(events: Sequence[TableEvent], index: int) -> list[Change]:
         if event.kind in ("card", "gift") and isinstance(event.payload, Mapping) and event.payload.get("day") == index
     ]
     return [(UNDO, {"event": seq}) for seq in reversed(revealed)]
+
+
+def revealed_on(table: TwelveDaysTable, index: int) -> object:
+    """Return what was revealed on day ``index``: the open day's cards so far, or the finished day itself (None before it).
+
+    What a gift and clearing the day move, for their version check (``rules.history.part_changed_since``).
+    """
+    if table.current is not None and table.current.index == index:
+        return dict(table.current.played)
+    return table.game.days[index] if 0 <= index < len(table.game.days) else None
+
+
+def card_of(table: TwelveDaysTable, index: int, player: str) -> Card | None:
+    """Return the card a player revealed on day ``index`` (open or finished), or None.
+
+    A second card for the same player replaces the first: what a card tap moves, for its version check.
+    """
+    if table.current is not None and table.current.index == index:
+        return table.current.played.get(player)
+    day = table.game.days[index] if 0 <= index < len(table.game.days) else None
+    return day.played.get(player) if isinstance(day, PlayedDay) else None

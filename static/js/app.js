@@ -68,6 +68,33 @@ document.addEventListener("htmx:before:swap", (event) => {
   }
 });
 
+// A rematch started on another phone: once the stream pushes the sheet that says so, this phone
+// opens the running game by itself, as the TV does, with this page's rights (its seat is the table's).
+document.addEventListener("htmx:sse:after:message", () => {
+  const next = document.querySelector("#sheet [data-follow]");
+  if (next) location.assign(next.href);
+});
+
+// New addresses were made at the table: the stream says so as its last word (or answers 404 when it
+// reconnects), and the phone says what happened and what to do instead of losing its next tap.
+let retired = false;
+
+function showRetired() {
+  retired = true;
+  const notice = document.getElementById("retired");
+  if (notice) notice.hidden = false;
+}
+
+document.addEventListener("retired", (event) => {
+  if (event.target && event.target.id === "live") showRetired();
+});
+document.addEventListener("htmx:sse:error", (event) => {
+  if (event.detail && event.detail.status === 404) showRetired();
+});
+document.addEventListener("htmx:sse:before:connection", (event) => {
+  if (retired) event.detail.connection.cancelled = true;
+});
+
 // A server that holds as many streams as it may answers 503 with Retry-After: connect again then.
 document.addEventListener("htmx:response:error", (event) => {
   const ctx = fromLive(event);

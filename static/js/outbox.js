@@ -29,7 +29,7 @@
   const LAST_RETRY = 30_000;
   const SERVER_TRIES = 5;
   // After this many server errors in a row a tap is given up and reported, so it cannot hold up the others.
-  const NOT_SENT = new Set(["csrf_token", "key"]);
+  const NOT_SENT = new Set(["csrf_token", "key", "seen"]);
 
   const sheet = () => document.getElementById("sheet");
   const sheetAddress = sheet() && sheet().getAttribute("hx-get");
@@ -193,20 +193,34 @@
         }
         const read = document.createElement("button");
         read.type = "button";
-        read.textContent = texts.dismiss;
+        read.textContent = notice.replace ? notice.replace.keep : texts.dismiss;
         read.addEventListener("click", () => {
           forget();
           showNotices();
         });
         item.append(read);
+        if (notice.replace) {
+          // Another phone moved the same thing meanwhile: send this phone's tap again, made on the sheet as it is now.
+          const replace = document.createElement("button");
+          replace.type = "button";
+          replace.className = "primary";
+          replace.textContent = notice.replace.label;
+          replace.addEventListener("click", () => {
+            notices = notices.filter((other) => other.id !== notice.id);
+            take(notice.replace.action, new URLSearchParams(notice.replace.body), notice.tap);
+            showNotices();
+          });
+          item.append(replace);
+        }
         return item;
       }),
     );
   }
 
-  // ``fix``: where the server says the tap can still be made to count (its round's correction, filled in with it).
-  function report(template, tap, reasons, fix = null) {
-    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons, fix });
+  // ``fix``: where the server says the tap can still be made to count (its round's correction, filled in with it);
+  // ``replace``: the choice after another phone moved the same thing meanwhile (send mine again on the state as it is).
+  function report(template, tap, reasons, fix = null, replace = null) {
+    notices.push({ id: tap.key, title: template.replace("{tap}", tap.tap), reasons, fix, tap: tap.tap, replace });
     save();
     showNotices();
   }
@@ -275,9 +289,16 @@
     const fix = fixLink && { href: fixLink.getAttribute("href"), text: fixLink.textContent.trim() };
     const reasons = [...page.querySelectorAll(".problems p:not(.fix-line)")].map((line) => line.textContent.trim());
     if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
+    const choice = page.querySelector(".conflict form");
+    const replace = choice && {
+      action: choice.getAttribute("hx-post"),
+      body: new URLSearchParams(new FormData(choice)).toString(),
+      label: choice.querySelector("button").textContent.trim(),
+      keep: page.querySelector(".conflict .keep-theirs").textContent.trim(),
+    };
     page.querySelectorAll(".problems").forEach((box) => box.remove());
     const refreshed = page.getElementById("sheet");
-    return { notice: [texts.refused, reasons, fix], html: refreshed ? refreshed.outerHTML : null };
+    return { notice: [texts.refused, reasons, fix, replace], html: refreshed ? refreshed.outerHTML : null };
   }
 
   async function pump(asked = false) {
@@ -297,7 +318,7 @@
         }
         taps.shift();
         save();
-        if (settled.notice) report(settled.notice[0], tap, settled.notice[1], settled.notice[2]);
+        if (settled.notice) report(settled.notice[0], tap, ...settled.notice.slice(1));
         if (settled.html) await swapSheet(settled.html);
         retryDelay = FIRST_RETRY;
       }
@@ -345,21 +366,19 @@
     const form = ctx.sourceElement;
     if (ctx.request.method !== "POST" || !form.closest || !form.closest("#sheet")) return;
     event.preventDefault();
-    const fields = new URLSearchParams(ctx.request.body);
-    fields.set("key", freshKey());
-    taps.push({
-      key: fields.get("key"),
-      action: ctx.request.action,
-      body: fields.toString(),
-      tap: describe(form),
-      identity: identity(ctx.request.action, fields),
-    });
-    save();
     const picker = form.closest("details");
     if (picker) picker.open = false;
+    take(ctx.request.action, new URLSearchParams(ctx.request.body), describe(form));
+  });
+
+  // Keep a tap, with a key of its own, show it as waiting and send it.
+  function take(action, fields, tap) {
+    fields.set("key", freshKey());
+    taps.push({ key: fields.get("key"), action, body: fields.toString(), tap, identity: identity(action, fields) });
+    save();
     showPending();
     pump();
-  });
+  }
 
   document.addEventListener("htmx:after:swap", showPending);
   window.addEventListener("online", () => {

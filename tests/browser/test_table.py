@@ -42,7 +42,7 @@ def imported(page: Page, base: str, record: dict[str, object]) -> str:
 def test_the_table_card_opens_the_current_game_mid_game_and_after_a_rematch(
     live_server: str, phones: list[Page], screenshot_dir: Path
 ) -> None:
-    """Print the card once: Ben scans it on the old game, follows the rematch notice, Cleo scans it mid-rematch; all can tap."""
+    """Print the card once: Ben scans it on the old game and follows the rematch by himself, his seat kept; Cleo scans it mid-rematch."""
     anna, ben, cleo, onlooker = phones
     first = imported(anna, live_server, finished_auruxxx())
     anna.goto(f"{first}/join")
@@ -58,6 +58,8 @@ def test_the_table_card_opens_the_current_game_mid_game_and_after_a_rematch(
 
     open_live(ben, table)
     assert ben.url == first
+    with ben.expect_request(re.compile(r"/live\?"), timeout=LIVE_MS):
+        ben.get_by_role("button", name="Ich bin Ben").click()
     anna.goto(f"{first}/join")
     watch = (anna.locator("details.watch p.address a").first.text_content() or "").strip()
     open_live(onlooker, watch)
@@ -66,18 +68,14 @@ def test_the_table_card_opens_the_current_game_mid_game_and_after_a_rematch(
     anna.wait_for_url(lambda url: url != first and "/g/" in url)
     second = anna.url
 
-    notice = ben.locator(".rematch-notice a")
-    expect(notice).to_have_text("Revanche läuft → öffnen", timeout=LIVE_MS)
-    ben.screenshot(path=str(screenshot_dir / "table-3-rematch-notice.png"), full_page=True)
-    notice.click()
-    ben.wait_for_url(second)
+    ben.wait_for_url(second, timeout=LIVE_MS)  # the phone follows the rematch by itself, as the TV does
     expect(ben.locator("button.pass-boxes")).to_have_count(3)
+    expect(ben.locator("body")).to_have_attribute("data-my-seat", "1")
+    expect(ben.locator(".seat-line")).to_contain_text("Ben")
+    ben.screenshot(path=str(screenshot_dir / "table-3-rematch-followed.png"), full_page=True)
 
-    watching = onlooker.locator(".rematch-notice a")
-    expect(watching).to_be_visible(timeout=LIVE_MS)
-    watching.click()
-    onlooker.wait_for_load_state()
-    assert onlooker.url != second and "/g/" in onlooker.url, "read-only stays read-only"
+    onlooker.wait_for_url(lambda url: url != watch and "/g/" in url, timeout=LIVE_MS)
+    assert onlooker.url != second, "read-only stays read-only"
     expect(onlooker.locator(".pad")).to_be_visible()
     assert onlooker.locator("button.pass-boxes").count() == 0
 

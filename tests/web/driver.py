@@ -7,6 +7,7 @@ markup is not the contract (canaille's way) and read the database where the stor
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,13 +17,37 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from jinja2 import Template
 from jinja2_fragments.flask import template_block_rendered
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from werkzeug.test import TestResponse
 
 from models import Game, db, folded, stored_events
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 EN = {"Accept-Language": "en"}
+
+
+def as_a_phone_sends(app: Flask, token: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a form's fields as a phone's sheet sends them: a fresh key, and ``seen``, the game's newest change, unless given.
+
+    Every tap form carries both; a test sends one empty by giving it so, and none at all by giving it None.
+    """
+    sent = {"key": uuid.uuid4().hex, **data}
+    if "seen" not in sent:
+        with app.app_context():
+            game = db.session.scalar(select(Game).where(or_(Game.token == token, Game.read_token == token)))
+            sent["seen"] = str(folded(game).version if game is not None else 0)
+    return {name: value for name, value in sent.items() if value is not None}
+
+
+class PhoneClient(FlaskClient):
+    """A test client that posts a game's forms as a phone's sheet does (``as_a_phone_sends``): the view tests' client."""
+
+    def post(self, *args: Any, **kwargs: Any) -> TestResponse:
+        """Post a form; one to a game's address gets its key and ``seen`` unless the test gave them."""
+        url, data = (args[0] if args else kwargs.get("path", "")), kwargs.get("data")
+        if isinstance(url, str) and url.startswith("/g/") and "json" not in kwargs and (data is None or isinstance(data, dict)):
+            kwargs["data"] = as_a_phone_sends(self.application, url.split("/")[2].split("?")[0], data or {})
+        return super().post(*args, **kwargs)
 
 
 def start(client: FlaskClient, kind: str, names: list[str] = PLAYERS, **fields: str) -> str:

@@ -67,10 +67,10 @@ def test_a_correction_without_the_version_it_was_based_on_is_refused(plain_app: 
     build, route, form = GAMES[kind]
     token = build(plain_client)
     before = stored(plain_app, token)
-    for seen in ({}, {"seen": ""}, {"seen": "latest"}):
+    for seen in ({"seen": None}, {"seen": ""}, {"seen": "latest"}):
         response = plain_client.post(f"/g/{token}/{route}", data={**form, **seen}, headers=EN)
         assert response.status_code == 400
-        assert "This correction does not say which state of the game it was made from." in message(response)
+        assert "This form does not say which state of the game it was made on." in message(response)
         assert stored(plain_app, token) == before
 
 

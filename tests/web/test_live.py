@@ -31,6 +31,7 @@ from sqlalchemy import event as sqlalchemy_event
 import models.shipped
 from models import Event, Folded, Game, Shipped, append_event, db, folded
 from models.shipped import notice, read_notice
+from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import start, tap
 from tests.waiting import until
 from tests.web.states import STATES, tokens
@@ -545,3 +546,51 @@ def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(client: Fla
     with live_app.app_context():
         game = db.session.scalars(select(Game).where(Game.token == token)).one()
         assert folded(game).version == 3
+
+
+# --- What an address hears when the table moves on -------------------------------------------------
+
+
+def stream_in_background(app: Flask, token: str) -> tuple[threading.Thread, list[bytes]]:
+    """Open the live stream of an address as a phone has it open (up to date), on a thread; what it sends lands in the list."""
+    game_id = tokens(app, token).id
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        seen = folded(game).version
+    sent: list[bytes] = []
+    started = threading.Event()
+
+    def listen() -> None:
+        with app.app_context():
+            for message in views.live.messages(app, game_id, token, "en", seen, seen, WAIT):
+                sent.append(message.text)
+                started.set()
+
+    thread = threading.Thread(target=listen)
+    thread.start()
+    assert started.wait(WAIT)
+    return thread, sent
+
+
+def test_the_old_address_hears_at_once_over_its_stream_that_it_stopped_working(live_app: Flask, client: FlaskClient) -> None:
+    """Issue 18: after "new address" the phone on the old address is told at once (``retired``), not at its next lost tap."""
+    token = start(client, "auruxxx")
+    thread, sent = stream_in_background(live_app, token)
+    assert client.post(f"/g/{token}/new-address").status_code == 303
+    thread.join(WAIT)
+    assert not thread.is_alive(), "the stream ends once it has said so"
+    assert sent[-1] == b"event: retired\ndata: retired\n\n"
+
+
+def test_a_phone_on_the_finished_sheet_is_pushed_the_rematch_it_follows_by_itself(live_app: Flask, client: FlaskClient) -> None:
+    """Issue 18: the pushed sheet of the finished game carries the one way to the rematch, which the phone follows (data-follow)."""
+    first = auruxxx_over(client)
+    thread, sent = stream_in_background(live_app, first)
+    answer = client.post(f"/g/{first}/rematch")
+    assert answer.status_code == 303
+    second = str(answer.headers["Location"]).removeprefix("/g/")
+    thread.join(WAIT)
+    pushed = b"".join(sent).decode()
+    assert pushed.count("rematch-notice") == 1
+    assert f'href="/g/{second}" data-follow' in pushed, "with the edit rights this phone had"

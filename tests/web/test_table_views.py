@@ -160,7 +160,8 @@ def test_the_old_sheet_announces_the_rematch_with_the_same_rights(plain_app: Fla
         old = db.session.scalar(select(Game).where(Game.token == token))
         assert old is not None and stored_events(old)[-1].kind == "rematch" and stored_events(old)[-1].seq > (before or 0)
     edit = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    assert re.search(rf'<p class="rematch-notice" role="status"><a class="button primary" href="/g/{new}">', edit)
+    assert re.search(rf'<p class="rematch-notice" role="status"><a class="button primary" href="/g/{new}" data-follow>', edit)
+    assert edit.count("rematch-notice") == 1, "the way to the rematch is said once"
     assert 'action="/g/' + token + '/rematch"' not in edit, "the rematch button became the way to it"
     read_only = plain_client.get(f"/g/{watch}", headers=EN).get_data(as_text=True)
     assert f'href="/g/{new_watch}"' in read_only and f'href="/g/{new}"' not in read_only
@@ -178,7 +179,7 @@ def test_the_rematch_note_cannot_be_undone_and_changes_no_score(plain_app: Flask
         assert old is not None
         note = stored_events(old)[-1].seq
     response = plain_client.post(f"/g/{token}/undo", data={"event": str(note)}, headers=EN)
-    assert response.status_code == 422
+    assert response.status_code == 409, "a followed game takes no undo at all"
     assert "Rematch started" in plain_client.get(f"/g/{token}/history", headers=EN).get_data(as_text=True)
 
 

@@ -120,7 +120,7 @@ def test_a_claus_winner_gives_the_day_to_another_player(plain_app: Flask, plain_
     reveal_day(plain_client, token, 0, "santa", "2", "7")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Who do you give the day to?" in page
-    offered = re.findall(r'name="player" value="([^"]+)">\s*<button type="submit" class="gift"', page)
+    offered = re.findall(r'name="player" value="([^"]+)">\s*<input type="hidden" name="seen" value="\d+">\s*<button type="submit" class="gift"', page)
     assert offered == ["B", "C"]
     refused = post(plain_client, token, "gift", day="0", player="A")
     assert refused.status_code == 422

@@ -6,14 +6,17 @@ then adds up to; the keypad and the correction are the shared flows fed with thi
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, redirect, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
 from models import Game, folded
 from rules.auruxxx import AURUXXX
-from rules.auruxxx.history import AuruxxxTable
+from rules.auruxxx.history import AuruxxxTable, finisher_in, holder_in
 from rules.auruxxx.score import GOLDEN12_IN_DECK, MAX_PASSES
+from rules.games import Table
 from rules.json_value import JSON
 from views import corrections
 from views.addresses import open_to_edit
@@ -21,7 +24,7 @@ from views.auruxxx.forms import HAND_KEYPAD, ROUND_CORRECTION, posted_round
 from views.forms import is_whole, posted_player
 from views.keypads import enter_hand
 from views.render import game_page, go_to
-from views.taps import after_tap, record_tap
+from views.taps import Overtaken, after_tap, record_move, record_tap
 from views.viewers import Viewer
 
 bp = Blueprint("auruxxx", __name__)
@@ -45,34 +48,64 @@ def pass_cross(token: str) -> Response:
 
 @bp.post("/g/<token>/happy-man")
 def hand_on_happy_man(token: str) -> Response:
-    """Hand the Happy-Man figure to a player."""
+    """Hand the Happy-Man figure to a player, unless another phone handed it on after the sheet this tap was made on."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     player = posted_player(request.form, game.player_names)
     index = posted_round(request.form)
-    tapped = record_tap(game, viewer, "happy_man", {"round": index, "player": player})
+
+    def theirs(table: Table[Any]) -> str:
+        holder = holder_in(AURUXXX.typed(table), index)
+        if holder is None:
+            return str(gettext("Another phone took the Happy-Man figure back meanwhile. You tapped %(name)s.", name=player))
+        return str(gettext("Another phone handed the Happy-Man figure to %(holder)s meanwhile. You tapped %(name)s.", holder=holder, name=player))
+
+    tapped = record_move(
+        game, viewer, [("happy_man", {"round": index, "player": player})],
+        moves=lambda table: holder_in(AURUXXX.typed(table), index), theirs=theirs,
+    )
     fix = corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
     return after_tap(game, viewer, tapped, fix=fix)
 
 
 @bp.route("/g/<token>/finish", methods=["GET", "POST"])
 def finish(token: str) -> Response:
-    """Ask who ended the round and with how many Golden 12, then record it."""
+    """Ask who ended the round and with how many Golden 12, then record it, unless another phone said so differently meanwhile."""
     game, viewer = open_to_edit(token, kind=AURUXXX.kind)
     if request.method == "POST":
         golden12 = request.form.get("golden12", "")
         if not is_whole(golden12):
             return _finish_page(game, viewer, [gettext("Tap how many Golden 12 ended the round.")], 422)
-        ended: dict[str, JSON] = {"round": posted_round(request.form), "player": posted_player(request.form, game.player_names), "golden12": int(golden12)}
-        problems = record_tap(game, viewer, "finish", ended).problems
-        if problems:
-            return _finish_page(game, viewer, list(problems), 422)
+        index = posted_round(request.form)
+        player = posted_player(request.form, game.player_names)
+        ended: dict[str, JSON] = {"round": index, "player": player, "golden12": int(golden12)}
+        tapped = record_move(
+            game, viewer, [("finish", ended)], moves=lambda table: finisher_in(AURUXXX.typed(table), index),
+            theirs=lambda table: _their_finish(AURUXXX.typed(table), index, player, int(golden12)),
+        )
+        if tapped.overtaken is not None:
+            return _finish_page(game, viewer, [], 409, overtaken=tapped.overtaken, mine=(player, int(golden12)))
+        if tapped.problems:
+            return _finish_page(game, viewer, list(tapped.problems), 422, mine=(player, int(golden12)))
         return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
     return _finish_page(game, viewer, [], 200)
 
 
-def _finish_page(game: Game, viewer: Viewer, problems: list[str], status: int) -> Response:
-    """Render the who-ended-the-round form."""
-    table = AURUXXX.typed(folded(game).table)
+def _their_finish(table: AuruxxxTable, index: int, player: str, golden12: int) -> str:
+    """Return the words of the choice after another phone said meanwhile who ended the round: theirs and this phone's."""
+    mine = ngettext("%(name)s with %(num)s Golden 12", "%(name)s with %(num)s Golden 12", golden12, name=player)
+    ended = finisher_in(table, index)
+    if ended is None:
+        return str(gettext("Another phone took back who ended the round meanwhile. Yours: %(mine)s.", mine=mine))
+    theirs = ngettext("%(name)s with %(num)s Golden 12", "%(name)s with %(num)s Golden 12", ended[1], name=ended[0])
+    return str(gettext("Another phone said meanwhile who ended the round: %(theirs)s. Yours: %(mine)s.", theirs=theirs, mine=mine))
+
+
+def _finish_page(
+    game: Game, viewer: Viewer, problems: list[str], status: int, *, overtaken: Overtaken | None = None, mine: tuple[str, int] | None = None
+) -> Response:
+    """Render the who-ended-the-round form: as stored, or with what this phone chose (``mine``) after a refusal or beside theirs."""
+    now = folded(game)
+    table = AURUXXX.typed(now.table)
     if table.current is None:
         return redirect(url_for("games.sheet", token=game.token), code=303)
     return game_page(
@@ -82,6 +115,9 @@ def _finish_page(game: Game, viewer: Viewer, problems: list[str], status: int) -
         viewer,
         status=status,
         current=table.current,
+        chosen=mine or (table.current.finisher, table.current.golden12 or 1),
+        seen=overtaken.seen if overtaken is not None else now.version,
+        overtaken=overtaken,
         players=list(game.player_names),
         problems=problems,
         golden12_choices=range(1, GOLDEN12_IN_DECK + 1),
