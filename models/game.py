@@ -101,6 +101,12 @@ class Game(Base):
                 setup[key] = copy.deepcopy(self.options[key])
         return setup
 
+    @property
+    def title(self) -> str:
+        """Return the game's name as its result names it: the title, with a variant's own name ("12 Days – 8 Nights")."""
+        rules = find_game(self.kind)
+        return rules.name(rules.parse(self.setup))
+
     @classmethod
     def from_setup(
         cls, setup: Mapping[str, json_value.JSON], *, kept: Mapping[str, json_value.JSON] | None = None, **fields: Any

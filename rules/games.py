@@ -85,6 +85,14 @@ class GameRules(Generic[G, T]):
     None says that only the whole fold can tell (a correction of a finished round or day,
     which later ones build on): a tap then costs the same however long the game is."""
 
+    variant: Callable[[G], str | None] = lambda game: None
+    """The name of the variant a game is played in (none for the game's usual way), shown beside the title."""
+
+    def name(self, game: G) -> str:
+        """Return the game's name as a result names it: the title, with the variant's own name ("12 Days – 8 Nights")."""
+        variant = self.variant(game)
+        return f"{self.title} – {variant}" if variant else self.title
+
     def typed(self, table: object) -> T:
         """Return a folded table as this game's own, refusing another game's: the shared code holds any game's."""
         if not isinstance(table, self.table_type):

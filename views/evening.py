@@ -22,7 +22,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from models import CardTable, Game, folded, games_at
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
-from rules.games import find_game
 from views.addresses import leads_on, open_to_lead, open_to_read, running_at
 from views.chart import build_chart
 from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
@@ -127,7 +126,7 @@ def evening_around(game: Game, *, editable: bool) -> Evening:
             EveningGame(
                 game=candidate,
                 number=number,
-                title=find_game(candidate.kind).title,
+                title=candidate.title,
                 started=to_user_timezone(candidate.created_at),
                 played=played,
                 lines=_lines(played),

@@ -59,7 +59,7 @@ def bgstats_play(game: Game, board: Scoreboard) -> dict[str, JSON]:
     started = game.created_at
     minutes = round((last_change(game) - started).total_seconds() / 60)
     return bgstats.play(
-        name=rules.title,
+        name=game.title,
         played=played_of(board),
         started=to_user_timezone(started).replace(tzinfo=None),
         minutes=minutes,
@@ -125,7 +125,7 @@ def card_svg(game: Game, board: Scoreboard) -> str:
     return render_template(
         "result/card.svg",
         width=CARD_WIDTH,
-        title=find_game(game.kind).title,
+        title=game.title,
         headline=headline(board) if board.winners else gettext("The game is still running"),
         day=format_date(to_user_timezone(game.created_at), "long"),
         table=game.card_table.name,

@@ -84,7 +84,7 @@ class SheetView(Generic[T]):
     """What the game keeps of the seating besides the record's options, from the seat marked first: a first dealer."""
     rematch: Callable[[Game], dict[str, JSON]]
     """What a rematch of a finished game keeps besides the record's options: the deal moved on."""
-    describe: Callable[[str, Mapping[str, JSON]], str]
+    describe: Callable[[Game, str, Mapping[str, JSON]], str]
     """One of the game's own changes in words, for the history and the undo button."""
     lay_out: Callable[[Game, T], Layout]
     """The game's view model: what its sheet shows of what the history adds up to."""
@@ -161,15 +161,17 @@ def way_on(game: Game, viewer: Viewer) -> dict[str, Any]:
 
     ``rematch_url`` is the running game's edit address from an edit address that still leads on
     (``views.addresses.leads_on``), its read-only address from anywhere else; ``replaced`` says that
-    this is an edit address retired by new addresses, so the sheet says to ask the table for the new code.
+    this is an edit address retired by new addresses, so the sheet says to ask the table for the new code;
+    ``next_title`` names the running game where it is another game than this one ("12 Days" after AURUXXX).
     """
     if game.rematch is None:
-        return {"rematch_url": None, "replaced": False}
+        return {"rematch_url": None, "replaced": False, "next_title": None}
     running = running_at(game)
     edit_rights = leads_on(game, viewer.address)
     return {
         "rematch_url": url_for("games.sheet", token=running.token if edit_rights else running.read_token),
         "replaced": not edit_rights and hmac.compare_digest(game.token.encode(), viewer.address.encode()),
+        "next_title": running.title if running.title != game.title else None,
     }
 
 
@@ -231,7 +233,7 @@ def earlier_games(game: Game) -> list[EarlierGame]:
         earlier.append(
             EarlierGame(
                 game=previous,
-                title=sheet_of(previous.kind).rules.title,
+                title=previous.title,
                 winners=board.winners,
                 totals=tuple((player, shown(board.totals[player])) for player in order),
             )
@@ -286,10 +288,10 @@ def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
         return str(gettext("New addresses made for this table"))
     if kind == REMATCH:
         following = game.rematch
-        if following is not None and following.kind != game.kind:
-            return str(gettext("Next game started: %(title)s", title=sheet_of(following.kind).rules.title))
+        if following is not None and following.title != game.title:
+            return str(gettext("Next game started: %(title)s", title=following.title))
         return str(gettext("Rematch started"))
-    return sheet_of(game.kind).describe(kind, payload)
+    return sheet_of(game.kind).describe(game, kind, payload)
 
 
 def describe_history(game: Game) -> list[HistoryEntry]:

@@ -24,5 +24,6 @@ TWELVE_DAYS: GameRules[score.Game, history.TwelveDaysTable] = GameRules(
     split_open=history.split_open,
     fold=history.fold,
     step=history.step,
+    variant=score.variant_name,
 )
 """12 Days, as the registry knows it."""

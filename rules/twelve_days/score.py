@@ -75,6 +75,15 @@ EIGHT_PLAYERS = Variant(name="8players", label="8 Players", min_players=6, max_p
 VARIANTS: Mapping[str, Variant] = {v.name: v for v in (STANDARD, EIGHT_NIGHTS, EIGHT_PLAYERS)}
 
 
+def variant_name(game: Game) -> str | None:
+    """Return the variant's own name, or None for the standard game.
+
+    >>> variant_name(Game(players=("A", "B", "C"), variant=EIGHT_NIGHTS)), variant_name(Game(players=("A", "B", "C")))
+    ('8 Nights', None)
+    """
+    return None if game.variant is STANDARD else game.variant.label
+
+
 def find_variant(name: str) -> Variant:
     """Return the variant of that name.
 

@@ -191,5 +191,5 @@ def test_a_whole_evening_of_three_games_with_seats_the_tv_and_bg_stats(
     ben.locator(".evening-game").nth(2).get_by_role("link", name="In BG Stats speichern").click()
     ben.wait_for_url(re.compile(r"^https://app\.bgstatsapp\.com/"))
     play = json.loads(parse_qs(urlsplit(sent[-1]).query)["data"][0])
-    assert play["game"]["name"] == "12 Days" and play["game"]["highestWins"] is True
+    assert play["game"]["name"] == "12 Days – 8 Nights" and play["game"]["highestWins"] is True
     assert [(p["name"], p["rank"], p["winner"]) for p in play["players"]] == [("Anna", 2, False), ("Ben", 2, False), ("Cleo", 1, True)]

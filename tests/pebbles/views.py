@@ -47,7 +47,7 @@ def rematch(game: Game) -> dict[str, JSON]:
     return {}
 
 
-def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
     """Return a change in words."""
     if kind == "hand":
         return f"{payload.get('player')} holds {payload.get('stones')} stones"

@@ -65,7 +65,7 @@ def sheet_cells(response: TestResponse) -> list[str]:
 
 def sheet_totals(response: TestResponse) -> list[str]:
     """Return the totals row of the sheet."""
-    return [html.unescape(t) for t in re.findall(r'<td class="total[^"]*">(.*?)</td>', response.get_data(as_text=True))]
+    return [html.unescape(t) for t in re.findall(r'<td class="total[^"]*"[^>]*>(.*?)</td>', response.get_data(as_text=True))]
 
 
 def keypad_sum(response: TestResponse) -> str:
@@ -618,7 +618,23 @@ def test_the_sheet_explains_a_halved_score(driver: TableDriver, token: str) -> N
     hand(driver, token, 1, 0, typed=0)
     hand(driver, token, 2, 0, cards="n9 n8")
     page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    assert "Hand 17 + 0 crosses = 17, Happy-Man halves: 8.5" in html.unescape(page)
+    assert "Hand 17 = 17; Happy-Man: ½ × 17 = 8.5" in html.unescape(page)
+
+
+def test_explanations_write_every_number_with_its_operator(driver: TableDriver, token: str) -> None:
+    """A finisher with a cross, two Golden 12 and the figure: "1 cross × 5 + 2 Golden 12 × −5 = −5", never numbers run together."""
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "happy-man", round="0", player="Anna")
+    driver.tap(token, "pass", round="0", player="Ben")
+    driver.tap(token, "pass", round="0", player="Ben")
+    finish(driver, token, 0, "Anna", golden12=2)
+    hand(driver, token, 1, 0, typed=12)
+    hand(driver, token, 2, 0, typed=0)
+    page = html.unescape(driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    assert "Anna, round 1:</strong> 1 cross × 5 + 2 Golden 12 × −5 = −5; Happy-Man: nothing to halve" in page
+    assert "Ben, round 1:</strong> Hand 12 + 2 crosses × 5 = 22" in page
+    german = html.unescape(driver.client.get(f"/g/{token}", headers={"Accept-Language": "de"}).get_data(as_text=True))
+    assert "1 Kreuz × 5 + 2 Goldene 12 × −5 = −5" in german and "Hand 12 + 2 Kreuze × 5 = 22" in german
 
 
 @pytest.mark.parametrize(("rounding", "shown"), [("exact", "8,5"), ("floor", "8"), ("ceil", "9")])
@@ -641,7 +657,7 @@ def test_after_three_rounds_the_winners_are_shown(driver: TableDriver, token: st
     response = driver.client.get(f"/g/{token}", headers=EN)
     page = response.get_data(as_text=True)
     assert re.search(r'<p class="result-title">Winner</p>\s*<p class="result-names">Cleo</p>', page)
-    assert '<td class="total winner">18.5</td>' in page
+    assert re.search(r'<td class="total winner" data-seat="\d">18.5</td>', page)
     assert f'action="/g/{token}/rematch"' in page
     assert f'action="/g/{token}/pass"' not in page and "Round 3 of 3" not in page
 

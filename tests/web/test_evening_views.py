@@ -224,3 +224,18 @@ def test_a_game_record_still_imports_as_one_game(plain_client: FlaskClient, kind
     token = start(plain_client, kind, PLAYERS, **({"variant": "standard"} if kind == "12days" else {}))
     exported = plain_client.get(f"/g/{token}/record.json").get_data()
     assert plain_client.post("/import", data=exported, content_type="application/json").status_code == 201
+
+
+def test_the_way_to_the_next_game_names_it_when_it_is_another_game(plain_client: FlaskClient) -> None:
+    """After a rematch the finished sheet says "Rematch is on"; once another game runs at the table it names that game."""
+    first = start(plain_client, "auruxxx", PLAYERS)
+    play_auruxxx(plain_client, first, finisher="Ben", hands={0: 10, 2: 5})
+    second = rematch(plain_client, first)
+    assert "Rematch is on → open it" in plain_client.get(f"/g/{first}", headers=EN).get_data(as_text=True)
+    play_auruxxx(plain_client, second, finisher="Anna", hands={1: 10, 2: 5})
+    third = next_game(plain_client, second, "12days", variant="standard")
+    page = plain_client.get(f"/g/{second}", headers=EN).get_data(as_text=True)
+    assert "Next game is on: 12 Days → open it" in page and "Rematch is on" not in page
+    german = plain_client.get(f"/g/{second}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Nächste Partie läuft: 12 Days → öffnen" in german and "Revanche läuft" not in german
+    assert "Revanche" not in page + plain_client.get(f"/g/{third}", headers=EN).get_data(as_text=True), "English says Rematch"

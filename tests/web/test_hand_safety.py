@@ -113,7 +113,7 @@ def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app
     assert ben.post(f"/g/{token}/final-hand/0", data=counts_form(seen_of(ben.get(f"/g/{token}/final-hand/0")), theirs)).status_code == 303
     clash = anna.post(f"/g/{token}/final-hand/0", data=counts_form(opened, mine), headers=EN)
     assert clash.status_code == 409
-    assert "Another phone saved the hand of Anna meanwhile: 12 12 12 12 11 11 9 9 7 7 6 5." in clash.get_data(as_text=True)
+    assert "Another phone saved the hand of Anna meanwhile: 4 × 12, 2 × 11, 2 × 9, 2 × 7, 6, 5." in clash.get_data(as_text=True)
     assert anna.post(f"/g/{token}/final-hand/0", data=counts_form(seen_of(clash), mine)).status_code == 303
     with plain_app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))

@@ -19,7 +19,7 @@ from PIL import Image
 
 from models import Game, db
 from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
-from tests.web.driver import start
+from tests.web.driver import start, tap
 from tests.web.states import tokens
 from views.result import card_svg
 from views.sheets import scoreboard
@@ -195,3 +195,24 @@ def test_the_sheet_offers_the_picture_to_share_or_download(plain_client: FlaskCl
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert re.search(r'href="/g/[\w-]+/result.png" download="tischblock-auruxxx-\d{4}-\d\d-\d\d.png"\s+data-share-picture', page)
     assert "js/picture.js" in page
+
+
+def play_eight_nights(client: FlaskClient, token: str) -> None:
+    """Play a whole 8 Nights game quickly: Cleo takes every night, then everyone's eight cards."""
+    for night in range(8):
+        tap(client, token, "taken", day=str(night), player="Cleo")
+    tap(client, token, "final-hand/0", **{"count-8": "8", "action": "save"})
+    tap(client, token, "final-hand/1", **{"count-7": "7", "count-1": "1", "action": "save"})
+    tap(client, token, "final-hand/2", **{"count-6": "6", "count-5": "2", "action": "save"})
+
+
+def test_bg_stats_and_the_evening_name_the_variant(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """A game of 8 Nights goes to BG Stats, the picture and the evening page as "12 Days – 8 Nights", not as 12 Days."""
+    token = start(plain_client, "12days", PLAYERS, variant="8nights")
+    play_eight_nights(plain_client, token)
+    assert play_data(bgstats_link(plain_client, token))["game"]["name"] == "12 Days – 8 Nights"
+    evening = plain_client.get(f"/g/{token}/evening", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "12 Days – 8 Nights" in evening
+    with plain_app.test_request_context(headers={"Accept-Language": "en"}):
+        game = db.session.scalar(db.select(Game).where(Game.token == token))
+        assert game is not None and "12 Days – 8 Nights" in card_svg(game, scoreboard(game))

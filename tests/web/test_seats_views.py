@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -173,3 +175,31 @@ def test_the_join_page_asks_the_phone_that_shows_the_code(plain_app: Flask, plai
     assert seat_on_sheet(plain_client, plain_app, token) == 0
     answered = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
     assert "This phone: Anna" in answered and f'href="/g/{token}/me?then=join"' in answered
+
+
+def test_my_column_is_marked_and_my_hand_is_one_tap_away(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Every column says its seat and every hand to count has its "my cards" link, in the sheet all phones share;
+    the stylesheet frames the column and shows the link of the seat on <body data-my-seat> only."""
+    token = start(plain_client, "auruxxx", PLAYERS)
+    claim(plain_client, token, "Ben")
+    tap(plain_client, token, "finish", player="Anna", round="0", golden12="1")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert '<body data-my-seat="1">' in page
+    sheet = page[page.index('<section id="sheet"'):]
+    assert all(f'title="{name}" data-seat="{seat}"' in sheet for seat, name in enumerate(PLAYERS))
+    links = re.findall(r'<a class="button primary big my-hand" data-seat="(\d)" href="([^"]+)">My cards: enter my hand</a>', sheet)
+    assert links == [("1", f"/g/{token}/hand/1"), ("2", f"/g/{token}/hand/2")], "the finisher counts no hand"
+    css = plain_client.get("/static/css/app.css").get_data(as_text=True)
+    assert 'body[data-my-seat="1"] .my-hand[data-seat="1"]' in css and 'body[data-my-seat="1"] .pad [data-seat="1"]' in css
+    assert re.search(r"\.my-hand \{\s*display: none;", css)
+
+
+def test_the_twelve_days_final_hand_of_my_seat_is_one_tap_away(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """After the last day, the phone's own final-hand keypad has its link until that hand is in."""
+    token = start(plain_client, "12days", PLAYERS, variant="standard")
+    claim(plain_client, token, "Cleo")
+    for day in range(12):
+        tap(plain_client, token, "taken", day=str(day), player="Anna")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert f'data-seat="2" href="/g/{token}/final-hand/2">My cards: enter my hand</a>' in page
+    assert 'title="Cleo" data-seat="2"' in page

@@ -147,6 +147,8 @@ def test_an_unwon_last_day_is_shown_as_lost(plain_app: Flask, plain_client: Flas
     post(plain_client, token, "taken", day="11", player="")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Days 11 and 12 went to nobody: 23 points are lost." in page
+    assert "Day 12: nobody wins: days 11 and 12 go to nobody, 23 points are lost" in page
+    assert "waits in the pot" not in page.split("Day 12:")[-1], "an unwon last day waits for nobody"
     assert record.scored(stored(plain_app, token).game)["result"]["lost"] == 23
 
 
@@ -256,3 +258,37 @@ def test_eight_nights_offers_only_its_cards(plain_client: FlaskClient) -> None:
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     values = set(re.findall(r'name="card" value="([^"]+)"', page))
     assert values == {str(v) for v in range(1, 9)}
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Night 2 of 8", '<th scope="col" class="corner">Night</th>', "A takes night 1: +1", "Correct night 1", ">Nights</th>", "Nights 2 and 3 go to the next winner.", "Totals after each night")),
+    ("de", ("Nacht 2 von 8", '<th scope="col" class="corner">Nacht</th>', "A bekommt Nacht 1: +1", "Nacht 1 korrigieren", ">Nächte</th>", "Nächte 2 und 3", "Punktestand nach jeder Nacht")),
+])
+def test_eight_nights_counts_nights(plain_client: FlaskClient, language: str, words: tuple[str, ...]) -> None:
+    """8 Nights says nights wherever the sheet counts days: the status, the pad, the explanations, the pot and the chart."""
+    token = start(plain_client, "12days", PLAYERS, variant="8nights")
+    reveal_day(plain_client, token, 0, "7", "8", "8")
+    page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert all(word in page for word in words[:5]), [word for word in words[:5] if word not in page]
+    shown = re.sub(r"<[^>]+>", " ", page) + " ".join(re.findall(r'(?:aria-label|data-tap|title)="([^"]*)"', page))
+    assert not re.findall(r"\b(?:[Dd]ays?|Tage?|Tageskarte)\b", shown), "no day shows in 8 Nights"
+    for night in (1, 2):
+        assert post(plain_client, token, "taken", day=str(night), player="").status_code == 303
+    page = plain_client.get(f"/g/{token}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert words[5] in page and words[6] in page
+    correction = plain_client.get(f"/g/{token}/days/1/correct", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert words[3] in correction and "12 Days – 8 Nights" in correction
+    shown = re.sub(r"<[^>]+>", " ", correction).replace("12 Days", "")
+    assert not re.findall(r"\b(?:[Dd]ays?|Tage?)\b", shown), "the correction of a night says night"
+
+
+def test_a_claus_gift_with_a_pot_says_the_pot_goes_along(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+    """Days 1 and 2 unwon, then a Santa wins day 3: the question and the day's explanation say days 1 and 2 go with it."""
+    for day in (0, 1):
+        assert post(plain_client, token, "taken", day=str(day), player="").status_code == 303
+    reveal_day(plain_client, token, 2, "santa", "2", "7")
+    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "Who do you give the day and the pot (days 1 and 2) to?" in page
+    assert post(plain_client, token, "gift", day="2", player="C").status_code == 303
+    page = html.unescape(plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    assert "the Claus gives it and the pot (days 1 and 2) to C; C takes days 1, 2, and 3: +6" in page

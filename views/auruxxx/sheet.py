@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 from models import Game
 from rules import points
 from rules.auruxxx.history import AuruxxxTable, OpenRound
-from rules.auruxxx.score import MAX_PASSES, PASS_COST, ROUNDS, Halving, HouseRules, Result, RoundScore, Rounding, dealer, score_game, starter
+from rules.auruxxx.score import GOLDEN12_BONUS, MAX_PASSES, PASS_COST, ROUNDS, Halving, HouseRules, Result, RoundScore, Rounding, dealer, score_game, starter
 from rules.json_value import JSON
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard
@@ -36,7 +36,7 @@ def whole(value: int) -> str:
     return half(points.whole(value))
 
 
-def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
     """Return one AURUXXX change in words."""
     player = payload.get("player")
     number = counted_from_one(payload, "round")
@@ -64,29 +64,31 @@ class ScoreCell:
 
 
 def explain(score: RoundScore, rules: HouseRules) -> str:
-    """Return how a round score came about, in words and numbers."""
-    crosses = str(ngettext("%(num)s cross", "%(num)s crosses", score.passes))
+    """Return how a round score came about as one sum a player reads: "Hand 12 + 2 crosses × 5 = 22; Happy-Man: ½ × 22 = 11"."""
+    crosses = str(ngettext("%(num)s cross × %(cost)s", "%(num)s crosses × %(cost)s", score.passes, cost=whole(PASS_COST)))
     if score.hand is None:
-        golden = str(gettext("%(g)s Golden 12", g=score.golden12))
-        parts = f"{crosses} {whole(PASS_COST * score.passes)} − {golden} {whole(-score.bonus)} = {whole(score.sub)}"
+        golden = str(ngettext("%(num)s Golden 12 × %(each)s", "%(num)s Golden 12 × %(each)s", score.golden12, each=whole(GOLDEN12_BONUS)))
+        terms = [crosses, golden] if score.passes else [golden]
     else:
-        cost = f" {whole(PASS_COST * score.passes)}" if score.passes else ""
         hand = str(gettext("Hand %(hand)s", hand=whole(score.hand)))
-        parts = f"{hand} + {crosses}{cost} = {whole(score.sub)}"
+        terms = [hand, crosses] if score.passes else [hand]
+    parts = f"{' + '.join(terms)} = {whole(score.sub)}"
     if not score.happy_man:
         return parts
     if not score.halved:
         nothing = str(gettext("Happy-Man: nothing to halve"))
-        return f"{parts}, {nothing}"
+        return f"{parts}; {nothing}"
+    halving = f"½ × {whole(score.penalty)}"
     if rules.halving is Halving.PENALTY and score.bonus:
-        halved = str(gettext("Happy-Man halves crosses and hand before the bonus: %(points)s", points=half(score.points)))
+        halving += f" − {whole(-score.bonus)}"
     else:
-        halved = str(gettext("Happy-Man halves: %(points)s", points=half(score.points)))
+        halving = f"½ × {whole(score.sub)}"
     if rules.rounding is Rounding.FLOOR:
-        halved += " " + str(gettext("(rounded down)"))
+        halving += ", " + str(gettext("rounded down"))
     elif rules.rounding is Rounding.CEIL:
-        halved += " " + str(gettext("(rounded up)"))
-    return f"{parts}, {halved}"
+        halving += ", " + str(gettext("rounded up"))
+    figure = str(gettext("Happy-Man"))
+    return f"{parts}; {figure}: {halving} = {half(score.points)}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -22,7 +22,7 @@ from rules.twelve_days.score import card_value
 from views.corrections import Correction
 from views.forms import is_whole
 from views.keypads import Keypad
-from views.twelve_days.sheet import CardOption, card_label, card_token, parse_card
+from views.twelve_days.sheet import CardOption, calendar_of, card_label, card_token, parse_card
 
 
 # --- The final-hand keypad ---------------------------------------------------------------------
@@ -90,8 +90,11 @@ def _written_cards(entry: CountedCards, action: str, player: str, form: Mapping[
 
 
 def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, action: str, form: Mapping[str, str]) -> str:
-    """Return the words of the choice after another phone saved this final hand: its cards, highest first."""
-    cards = " ".join(card_label(card) for card in sorted(table.hands.get(player, ()), key=card_value, reverse=True))
+    """Return the words of the choice after another phone saved this final hand: its cards counted, highest first ("4 × 12, 11")."""
+    counted = Counter(table.hands.get(player, ()))
+    cards = ", ".join(
+        f"{count} × {card_label(card)}" if count > 1 else card_label(card) for card, count in sorted(counted.items(), key=lambda item: card_value(item[0]), reverse=True)
+    )
     return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards or "–"))
 
 
@@ -188,9 +191,10 @@ def _prefilled_day(stored: DayForm, asked: Mapping[str, str], table: TwelveDaysT
 
 
 def _day_offers(table: TwelveDaysTable, index: int) -> dict[str, object]:
-    """Return what the day-correction form offers: the variant's cards, and how each is shown."""
+    """Return what the day-correction form offers: the variant's cards, how each is shown, whether a Claus can give a day, and what the variant calls a day."""
     cards = [CardOption(token=card_token(c), label=card_label(c)) for c in table.game.variant.cards]
-    return {"cards": cards, "labels": {card.token: card.label for card in cards}}
+    return {"cards": cards, "labels": {card.token: card.label for card in cards}, "calendar": calendar_of(table.game.variant),
+            "clauses": table.game.variant.clauses}
 
 
 DAY_CORRECTION: Correction[TwelveDaysTable, DayForm] = Correction(

@@ -18,9 +18,11 @@ from flask_babel import lazy_gettext as _l
 from models import Game
 from rules import points
 from rules.json_value import JSON
+from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable, gift_due
 from rules.twelve_days.score import (
     CLAUS_CARDS,
+    EIGHT_NIGHTS,
     MRS_CLAUS,
     SANTA,
     Card,
@@ -71,19 +73,111 @@ def listed(items: Sequence[str]) -> str:
     return format_list(list(items), locale=current_language())
 
 
-def days_text(days: tuple[int, ...], *, capital: bool = False) -> str:
-    """Return day numbers in words: "day 4" or "days 4 and 5" ("Day 4" to begin a sentence)."""
-    if len(days) == 1:
-        text = str(gettext("day %(n)s", n=days[0]))
-    else:
-        text = str(gettext("days %(days)s", days=listed([str(day) for day in days])))
-    return text[:1].upper() + text[1:] if capital else text
+@dataclass(frozen=True)
+class Calendar:
+    """What a variant calls its days, in the reader's language: days in 12 Days and 8 Players, nights in 8 Nights."""
+
+    nights: bool
+
+    def days(self, numbers: tuple[int, ...], *, capital: bool = False) -> str:
+        """Return day numbers in words: "day 4" or "days 4 and 5" ("Day 4" to begin a sentence; "night 4" in 8 Nights)."""
+        listing = listed([str(number) for number in numbers])
+        if len(numbers) == 1:
+            text = str(gettext("night %(n)s", n=numbers[0]) if self.nights else gettext("day %(n)s", n=numbers[0]))
+        else:
+            text = str(gettext("nights %(days)s", days=listing) if self.nights else gettext("days %(days)s", days=listing))
+        return text[:1].upper() + text[1:] if capital else text
+
+    def of(self, number: int, total: int) -> str:
+        """Return where the game stands: "Day 3 of 12", "Night 3 of 8"."""
+        if self.nights:
+            return str(gettext("Night %(n)s of %(total)s", n=number, total=total))
+        return str(gettext("Day %(n)s of %(total)s", n=number, total=total))
+
+    @property
+    def one(self) -> str:
+        """Return the pad's column heading and the chart's stage: "Day" or "Night"."""
+        return str(gettext("Night") if self.nights else gettext("Day"))
+
+    @property
+    def points(self) -> str:
+        """Return the pad's row of points won by day cards: "Days" or "Nights"."""
+        return str(gettext("Nights") if self.nights else gettext("Days"))
+
+    @property
+    def points_title(self) -> str:
+        """Return what the row of points won by day cards holds, in words."""
+        return str(gettext("night points") if self.nights else gettext("day points"))
+
+    @property
+    def quick(self) -> str:
+        """Return the heading of quick mode, where only the day's taker is noted."""
+        return str(gettext("Quick: only note who takes the night") if self.nights else gettext("Quick: only note who takes the day"))
+
+    def clear_first(self, revealed: int) -> str:
+        """Return why quick mode first clears the cards already revealed today."""
+        if self.nights:
+            return str(ngettext(
+                "%(num)s card is already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
+                "%(num)s cards are already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
+                revealed,
+            ))
+        return str(ngettext(
+            "%(num)s card is already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
+            "%(num)s cards are already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
+            revealed,
+        ))
+
+    def correct(self, number: int) -> str:
+        """Return the label of a finished day's correction link."""
+        return str(gettext("Correct night %(n)s", n=number) if self.nights else gettext("Correct day %(n)s", n=number))
+
+    def stands(self, number: int) -> str:
+        """Return the heading of a day as stored, beside a correction that came too late."""
+        return str(gettext("How night %(n)s stands now", n=number) if self.nights else gettext("How day %(n)s stands now", n=number))
+
+    @property
+    def recomputed(self) -> str:
+        """Return what a correction works out again."""
+        if self.nights:
+            return str(gettext("Change what was entered wrongly. The pot and every night after this one are worked out again."))
+        return str(gettext("Change what was entered wrongly. The pot and every day after this one are worked out again."))
+
+    @property
+    def known(self) -> str:
+        """Return the question of a correction: entered by the cards, or only who took it."""
+        return str(gettext("What do you know about this night?") if self.nights else gettext("What do you know about this day?"))
+
+    def final_hands(self, cards: int) -> str:
+        """Return what the final hands are for, after the last day."""
+        if self.nights:
+            return str(gettext("After the last night everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
+        return str(gettext("After the last day everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
+
+    def taken(self, number: int, player: str) -> str:
+        """Return a quick tap in words: who took the day card."""
+        if self.nights:
+            return str(gettext("Night %(n)s: night card taken by %(player)s", n=number, player=player))
+        return str(gettext("Day %(n)s: day card taken by %(player)s", n=number, player=player))
 
 
-def describe_event(kind: str, payload: Mapping[str, JSON]) -> str:
-    """Return one 12 Days change in words."""
+def calendar_of(variant: Variant) -> Calendar:
+    """Return how a variant names its days."""
+    return Calendar(nights=variant is EIGHT_NIGHTS)
+
+
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
+    """Return one 12 Days change in words (nights in 8 Nights)."""
     player = payload.get("player")
     number = counted_from_one(payload, "day")
+    if calendar_of(TWELVE_DAYS.parse(game.setup).variant).nights:
+        nights: dict[str, Any] = {
+            "card": _l("Night %(n)s: %(player)s revealed a card", n=number, player=player),
+            "taken": _l("Night %(n)s: night card taken by %(player)s", n=number, player=player or _l("nobody")),
+            "correct_day": _l("Night %(n)s corrected", n=number),
+        }
+        if kind in nights:
+            return str(nights[kind])
     texts: dict[str, Any] = {
         "card": _l("Day %(n)s: %(player)s revealed a card", n=number, player=player),
         "gift": _l("Day %(n)s: the Claus winner gives the day to %(player)s", n=number, player=player),
@@ -154,6 +248,8 @@ class Sheet:
     """How the last finished day was decided."""
     open_day: OpenDayView | None
     pot_text: str
+    gift_question: str
+    """What a Claus winner is asked: to whom the day goes, with the pot if one waits."""
     lost_text: str
     hands_needed: bool
     hands_entered: Mapping[str, tuple[Card, ...]]
@@ -162,10 +258,11 @@ class Sheet:
     """Who passes a card to whom: everyone to the next player, the last to the first."""
     winners: tuple[str, ...]
     board: Scoreboard
+    calendar: Calendar
 
 
-def explain_day(day: DayResult) -> str:
-    """Return how a day was decided, in words."""
+def explain_day(day: DayResult, calendar: Calendar, *, last: bool) -> str:
+    """Return how a day was decided, in words; an unwon last day is lost with its pot, never said to wait."""
     parts: list[str] = []
     decision = day.reveal
     if decision is not None:
@@ -176,15 +273,22 @@ def explain_day(day: DayResult) -> str:
             parts.append(
                 str(gettext("%(name)s wins with %(card)s", name=decision.winner, card=card_label(decision.winning_card)))
             )
-            if decision.claus_win and day.receiver is not None:
+            if decision.claus_win and day.receiver is not None and len(day.days_taken) > 1:
+                pot = calendar.days(day.days_taken[:-1])
+                parts.append(str(gettext("the Claus gives it and the pot (%(pot)s) to %(name)s", pot=pot, name=day.receiver)))
+            elif decision.claus_win and day.receiver is not None:
                 parts.append(str(gettext("the Claus gives it to %(name)s", name=day.receiver)))
-    if day.receiver is None:
-        parts.append(str(gettext("nobody wins: %(days)s waits in the pot", days=days_text((day.day,)))))
+    if day.receiver is None and last:
+        parts.append(
+            str(gettext("nobody wins: %(days)s go to nobody, %(points)s points are lost", days=calendar.days(day.pot_after), points=sum(day.pot_after)))
+        )
+    elif day.receiver is None:
+        parts.append(str(gettext("nobody wins: %(days)s waits in the pot", days=calendar.days((day.day,)))))
     else:
         parts.append(
-            str(gettext("%(name)s takes %(days)s: +%(points)s", name=day.receiver, days=days_text(day.days_taken), points=day.points))
+            str(gettext("%(name)s takes %(days)s: +%(points)s", name=day.receiver, days=calendar.days(day.days_taken), points=day.points))
         )
-    return str(gettext("Day %(n)s", n=day.day)) + ": " + "; ".join(parts)
+    return calendar.days((day.day,), capital=True) + ": " + "; ".join(parts)
 
 
 def explain_bonus(player: str, majorities: tuple[Majority, ...]) -> str:
@@ -197,7 +301,7 @@ def explain_bonus(player: str, majorities: tuple[Majority, ...]) -> str:
     return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=listed(parts), points=sum(m.value for m in won)))
 
 
-def scoreboard_of(game: Game, result: Result) -> Scoreboard:
+def scoreboard_of(game: Game, result: Result, calendar: Calendar) -> Scoreboard:
     """Return a 12 Days game's points in the shape the chart, CSV and share text read: a row per day, then the bonus."""
     players = game.player_names
     rows = [
@@ -207,8 +311,8 @@ def scoreboard_of(game: Game, result: Result) -> Scoreboard:
         rows.append(BoardRow(gettext("Bonus"), {p: points.whole(result.bonus[p]) for p in players}))
     return Scoreboard(
         kind=game.kind,
-        stage=gettext("Day"),
-        caption=gettext("Totals after each day"),
+        stage=calendar.one,
+        caption=gettext("Totals after each night") if calendar.nights else gettext("Totals after each day"),
         players=players,
         rows=tuple(rows),
         totals={p: points.whole(result.totals[p]) for p in players},
@@ -237,6 +341,8 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
     """Lay out everything the 12 Days sheet shows of what the history adds up to."""
     players = table.game.players
     result = score_game(table.game)
+    calendar = calendar_of(table.game.variant)
+    last = table.game.variant.days
     days = []
     for day in result.days:
         decision = day.reveal
@@ -252,7 +358,7 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
                     received=day.points if day.receiver == player else 0,
                 )
             )
-        days.append(DayRow(number=day.day, cells=tuple(cells), explanation=explain_day(day), quick=decision is None))
+        days.append(DayRow(number=day.day, cells=tuple(cells), explanation=explain_day(day, calendar, last=day.day == last), quick=decision is None))
     pot = result.pot
     return Sheet(
         variant=table.game.variant,
@@ -260,12 +366,15 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
         days=tuple(days),
         latest=days[-1].explanation if days else "",
         open_day=_open_day(table),
-        pot_text=ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=days_text(pot, capital=True)) if pot else "",
+        gift_question=str(gettext("Who do you give the day and the pot (%(pot)s) to?", pot=calendar.days(pot)))
+        if pot
+        else str(gettext("Who do you give the day to?")),
+        pot_text=ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=calendar.days(pot, capital=True)) if pot else "",
         lost_text=ngettext(
             "%(days)s went to nobody: %(points)s points are lost.",
             "%(days)s went to nobody: %(points)s points are lost.",
             len(result.days[-1].pot_after),
-            days=days_text(result.days[-1].pot_after, capital=True),
+            days=calendar.days(result.days[-1].pot_after, capital=True),
             points=result.lost,
         ) if result.lost else "",
         hands_needed=table.current is None and table.game.hands is None,
@@ -273,5 +382,6 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
         bonus_explanations={p: explain_bonus(p, result.majorities) for p in players},
         passes_to=passes_to(players),
         winners=result.winners if result.complete else (),
-        board=scoreboard_of(game, result),
+        board=scoreboard_of(game, result, calendar),
+        calendar=calendar,
     )
