@@ -272,9 +272,10 @@ class Section:
         """Return the query's words with two neighbours joined where together they make a known word.
 
         Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
-        is joined when it is a known word, or one typo from one while either half is unknown
-        (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok" or
-        "hand as" is no misspelt word). Two numbers stay two: "3 6" are three sixes, not 36.
+        is joined when it is a known word, or one typo from one while a half means nothing by
+        itself (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok"
+        or "hand as" is no misspelt word; "wer teilt" or "geb ich" are two words, each understood).
+        Two numbers stay two: "3 6" are three sixes, not 36.
         """
         meaningful = self.vocabulary.meaningful
         out: list[str] = []
@@ -283,7 +284,7 @@ class Section:
             pair = asked[at] + asked[at + 1] if at + 1 < len(asked) else ""
             worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1])) and not asked[at].isdigit() and not asked[at + 1].isdigit()
             misspelt = (pair.isalpha() and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
-                        and (asked[at] not in self.lexicon or asked[at + 1] not in self.lexicon))
+                        and not (self._stands_alone(asked[at]) and self._stands_alone(asked[at + 1])))
             if worth and (pair in self.lexicon or (misspelt and self._typos(pair))):
                 out.append(pair)
                 at += 2
@@ -291,6 +292,10 @@ class Section:
                 out.append(asked[at])
                 at += 1
         return out
+
+    def _stands_alone(self, word: str) -> bool:
+        """Tell whether a word means something by itself: a stopword, a known word, or one the lexicon finds by its ending, beginning or a typo."""
+        return not self.vocabulary.meaningful(word) or word in self.lexicon or bool(self.resolve(word))
 
     def groups(self, query: str) -> list[Group]:
         """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once)."""

@@ -115,6 +115,9 @@
       return groups;
     }
 
+    // Whether a word means something by itself, as Section._stands_alone.
+    const standsAlone = (word) => !meaningful(word) || lexicon.has(word) || resolve(word).length > 0;
+
     function joined(asked) {
       const out = [];
       let at = 0;
@@ -122,7 +125,7 @@
         const pair = at + 1 < asked.length ? asked[at] + asked[at + 1] : "";
         const worth = pair !== "" && (meaningful(asked[at]) || meaningful(asked[at + 1])) && !/^[0-9]+$/.test(asked[at]) && !/^[0-9]+$/.test(asked[at + 1]);
         const misspelt = /^[a-z]+$/.test(pair) && Math.min(asked[at].length, asked[at + 1].length) >= settings.minHalf
-          && (!lexicon.has(asked[at]) || !lexicon.has(asked[at + 1]));
+          && !(standsAlone(asked[at]) && standsAlone(asked[at + 1]));
         if (worth && (lexicon.has(pair) || (misspelt && typos(pair).length))) {
           out.push(pair);
           at += 2;

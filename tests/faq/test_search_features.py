@@ -379,3 +379,13 @@ def test_short_halves_are_not_joined_into_a_misspelt_word(real: Index) -> None:
     assert section is not None
     assert section.joined(["is", "it", "ok"]) == ["is", "it", "ok"]
     assert section.joined(["in", "hand", "as"]) == ["in", "hand", "as"]
+
+
+def test_two_words_each_understood_alone_are_not_joined_into_a_typo(real: Index) -> None:
+    """"wer teilt" is one typo from "verteilt", "geb ich" and "man pasen" from other words: each half already means something."""
+    auruxxx = real.section("auruxxx", "de")
+    days = real.section("12days", "de")
+    assert auruxxx is not None and days is not None
+    assert auruxxx.joined(["wer", "teilt", "aus"]) == ["wer", "teilt", "aus"]
+    assert auruxxx.joined(["wie", "oft", "man", "pasen"]) == ["wie", "oft", "man", "pasen"]
+    assert days.joined(["wem", "geb", "ich", "den", "tag"]) == ["wem", "geb", "ich", "den", "tag"]
