@@ -389,3 +389,11 @@ def test_two_words_each_understood_alone_are_not_joined_into_a_typo(real: Index)
     assert auruxxx.joined(["wer", "teilt", "aus"]) == ["wer", "teilt", "aus"]
     assert auruxxx.joined(["wie", "oft", "man", "pasen"]) == ["wie", "oft", "man", "pasen"]
     assert days.joined(["wem", "geb", "ich", "den", "tag"]) == ["wem", "geb", "ich", "den", "tag"]
+
+
+@pytest.mark.parametrize(("german", "english"), [("nicht", "not"), ("nur", "only"), ("noch", "still"), ("aber", "but"),
+                                                 ("eigentlich", "actually"), ("soll", "should")])
+def test_english_drops_the_words_german_drops(german: str, english: str) -> None:
+    """A word that says nothing about the answer in one language says nothing in the other."""
+    assert not vocabulary(lang="de").meaningful(german)
+    assert not vocabulary(lang="en").meaningful(english)
