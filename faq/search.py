@@ -16,6 +16,8 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    whose title fields hold more of the words is raised, more so when one line of them (the
    question, one paraphrase, the keywords) holds them at once, and a question of one or two
    words that names only terms an entry is the home of (its ``names``) raises that entry.
+   Several numbers in one question share their weight: a list of cards played describes a
+   situation, and no one of them is what is asked about.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -78,6 +80,10 @@ PLACES = 4
 """Decimal places of every weight: the browser adds the very same numbers."""
 
 
+Group = tuple[tuple[str, float], ...]
+"""The terms that stand for one word of a question, each with how sure it is."""
+
+
 def variants(word: str) -> set[str]:
     """Return a word and every way of dropping one of its letters: two words are one typo apart when their variants meet.
 
@@ -85,6 +91,11 @@ def variants(word: str) -> set[str]:
     (['swa'], False)
     """
     return {word} | {word[:at] + word[at + 1:] for at in range(len(word))}
+
+
+def is_number(group: Group) -> bool:
+    """Tell whether a word of a question is a number: every term it stands for is digits."""
+    return all(term.isdigit() for term, _ in group)
 
 
 def grams(text: str) -> set[str]:
@@ -114,8 +125,6 @@ class Hit:
         return Markup("".join(out))
 
 
-Group = tuple[tuple[str, float], ...]
-"""The terms that stand for one word of a question, each with how sure it is."""
 
 
 class Section:
@@ -298,14 +307,23 @@ class Section:
         return not self.vocabulary.meaningful(word) or word in self.lexicon or bool(self.resolve(word))
 
     def groups(self, query: str) -> list[Group]:
-        """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once)."""
+        """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once).
+
+        Several numbers share their weight: "2, 6 and 9" or "1 1 3 3 7" lists the cards of a
+        situation, and no one of them is what the question is about, so each counts the less
+        sure by the square root of how many numbers there are.
+        """
         found: list[Group] = []
         for word in self.joined(self.vocabulary.folding.words(query)):
             if self.vocabulary.meaningful(word):
                 for group in self.resolve(word):
                     if group not in found:
                         found.append(group)
-        return found
+        numbers = sum(1 for group in found if is_number(group))
+        if numbers < 2:
+            return found
+        share = math.sqrt(numbers)
+        return [tuple((term, sure / share) for term, sure in group) if is_number(group) else group for group in found]
 
     def rank(self, query: str) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
         """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""

@@ -150,7 +150,12 @@
           }
         });
       });
-      return found;
+      // Several numbers share their weight, as Section.groups.
+      const isNumber = (group) => group.every(([term]) => /^[0-9]+$/.test(term));
+      const numbers = found.filter(isNumber).length;
+      if (numbers < 2) return found;
+      const share = Math.sqrt(numbers);
+      return found.map((group) => (isNumber(group) ? group.map(([term, sure]) => [term, sure / share]) : group));
     }
 
     // The entries that answer a query, best first, as Section.rank: each word's best term weight,

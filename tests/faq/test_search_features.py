@@ -397,3 +397,15 @@ def test_english_drops_the_words_german_drops(german: str, english: str) -> None
     """A word that says nothing about the answer in one language says nothing in the other."""
     assert not vocabulary(lang="de").meaningful(german)
     assert not vocabulary(lang="en").meaningful(english)
+
+
+def test_several_numbers_share_the_weight_of_their_situation() -> None:
+    """A list of cards played describes what lay on the table: no one number of it is what is asked about."""
+    index = Index([entry("five", "Was ändert sich zu 5?", details="Zu 5 gibt es 5 Runden, zu 2 oder 9 nicht.", game="12days"),
+                   entry("win", "Welche Karte gewinnt den Tag?", game="12days")])
+    section = index.section("12days", "de")
+    assert section is not None
+    alone, = (sure for group in section.groups("eine 5") for _, sure in group)
+    listed = [sure for group in section.groups("2, 5 und 9") for _, sure in group]
+    assert listed == [pytest.approx(alone / 3 ** 0.5)] * 3
+    assert ids(index, "2, 5 und 9 gelegt, wer gewinnt", game="12days")[0] == "win"
