@@ -409,3 +409,11 @@ def test_several_numbers_share_the_weight_of_their_situation() -> None:
     listed = [sure for group in section.groups("2, 5 und 9") for _, sure in group]
     assert listed == [pytest.approx(alone / 3 ** 0.5)] * 3
     assert ids(index, "2, 5 und 9 gelegt, wer gewinnt", game="12days")[0] == "win"
+
+
+@pytest.mark.parametrize("contraction", ["won't", "won’t", "cant", "doesn't", "dont"])
+def test_english_contractions_say_not(contraction: str) -> None:
+    """"won't" is no win and "cant" no typo of "want": the contraction is the "not" it says, which says nothing."""
+    assert fold(contraction, lang="en") == "not"
+    assert not vocabulary(lang="en").meaningful("not")
+    assert not vocabulary(lang="en").meaningful("whats")
