@@ -191,7 +191,10 @@ class Section:
         """Return every term's weight per entry by BM25F: the fields' weighted, length-normalised counts added, then saturated once.
 
         An entry that names a word in its question, its paraphrases and its answer is about it,
-        but not three times as much as one that names it once in its question.
+        but not three times as much as one that names it once in its question. A word's rarity
+        is damped by its square root: among some forty entries, a word one entry uses and a word
+        three use differ by chance as much as by meaning, and an undamped rarity let one rare
+        word of a question outweigh an entry that holds all the others.
         """
         count = len(fields) or 1
         averages = {name: sum(len(f[name]) for f in fields) / count or 1.0 for name in FIELDS}
@@ -204,7 +207,7 @@ class Section:
                 for term, times in Counter(f[name]).items():
                     counted[term] += WEIGHTS[name] * times / norm
             for term, mentions in counted.items():
-                rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
+                rarity = math.sqrt(math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5)))
                 weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
         return {term: dict(sorted(found.items())) for term, found in weights.items()}
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
-from faq.search import Index, variants
+from faq.search import Index, Section, variants
 from faq.tokens import plain, stem
 from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
 
@@ -417,3 +417,12 @@ def test_english_contractions_say_not(contraction: str) -> None:
     assert fold(contraction, lang="en") == "not"
     assert not vocabulary(lang="en").meaningful("not")
     assert not vocabulary(lang="en").meaningful("whats")
+
+
+def test_a_rare_word_is_damped_so_it_cannot_outweigh_the_rest_of_a_question() -> None:
+    """Among a few dozen entries, one entry using a word rather than three says little more about it."""
+    def fields(*question: str) -> dict[str, list[str]]:
+        return {"question": list(question), "asked": [], "keywords": [], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([fields("rare", "common"), fields("common"), fields("common"), *(fields("other") for _ in range(5))])
+    assert weights["rare"][0] / weights["common"][0] < 1.5
+    assert weights["rare"][0] > weights["common"][0]
