@@ -426,3 +426,13 @@ def test_a_rare_word_is_damped_so_it_cannot_outweigh_the_rest_of_a_question() ->
     weights = Section._weigh([fields("rare", "common"), fields("common"), fields("common"), *(fields("other") for _ in range(5))])
     assert weights["rare"][0] / weights["common"][0] < 1.5
     assert weights["rare"][0] > weights["common"][0]
+
+
+def test_the_answer_and_details_count_for_words_no_paraphrase_foresaw() -> None:
+    """A word said once in the answer weighs at least a quarter, in the details a fifth, of one said in the question."""
+    def fields(**found: list[str]) -> dict[str, list[str]]:
+        return {name: found.get(name, []) for name in ("question", "asked", "keywords", "answer", "details", "parts")}
+    weights = Section._weigh([fields(question=["titled"], answer=["answered"], details=["detailed"]),
+                              *(fields(question=["other"], answer=["other"], details=["other"]) for _ in range(5))])
+    assert weights["answered"][0] >= 0.25 * weights["titled"][0] - 1e-4
+    assert weights["detailed"][0] >= 0.2 * weights["titled"][0] - 1e-4
