@@ -436,3 +436,8 @@ def test_the_answer_and_details_count_for_words_no_paraphrase_foresaw() -> None:
                               *(fields(question=["other"], answer=["other"], details=["other"]) for _ in range(5))])
     assert weights["answered"][0] >= 0.25 * weights["titled"][0] - 1e-4
     assert weights["detailed"][0] >= 0.2 * weights["titled"][0] - 1e-4
+
+
+@pytest.mark.parametrize(("german", "english"), [("jeder", "every"), ("alles", "everything"), ("alle", "all")])
+def test_every_and_all_are_one_term_in_both_languages(german: str, english: str) -> None:
+    assert term(german) == term(english, lang="en") == term("alle")
