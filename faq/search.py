@@ -145,7 +145,8 @@ class Section:
         ]
         words = [{name: [w for w in WORD.findall(text) if meaningful(w)] for name, text in entry.items()} for entry in folded]
         used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
-        lexicon = {word: vocabulary.term(word) for word in used}
+        known = set(used)
+        lexicon = {word: vocabulary.term(word, known) for word in used}
         lexicon.update({form: digits for form, digits in fold.numbers.items() if form not in lexicon})
         lexicon.update({own: term for word, term in list(lexicon.items()) if (own := stem(word, self.lang)) not in lexicon})
         self.lexicon = lexicon

@@ -441,3 +441,13 @@ def test_the_answer_and_details_count_for_words_no_paraphrase_foresaw() -> None:
 @pytest.mark.parametrize(("german", "english"), [("jeder", "every"), ("alles", "everything"), ("alle", "all")])
 def test_every_and_all_are_one_term_in_both_languages(german: str, english: str) -> None:
     assert term(german) == term(english, lang="en") == term("alle")
+
+
+def test_a_german_verb_form_the_stemmer_keeps_whole_is_the_verb() -> None:
+    """Snowball leaves "spielt", "gespielt" and "legst" whole; each is "spielen" or "legen", laying a card."""
+    index = Index([entry("lay", "Welche Karte darf ich spielen?"), entry("rest", "Was liegt in der Mitte?", answer="Die Karten liegen offen.")])
+    section = index.section("auruxxx", "de")
+    assert section is not None
+    assert section.lexicon["liegt"] == section.lexicon["liegen"]
+    assert term("spielt", lang="de") == term("gespielt", lang="de") == term("legst", lang="de") == term("spielen")
+    assert term("nacht", game="12days") == stem("nacht", "de")  # no verb "nachen": a noun ending in t stays itself
