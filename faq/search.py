@@ -17,7 +17,9 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    question, one paraphrase, the keywords) holds them at once, and a question of one or two
    words that names only terms an entry is the home of (its ``names``) raises that entry.
    Several numbers in one question share their weight: a list of cards played describes a
-   situation, and no one of them is what is asked about.
+   situation, and no one of them is what is asked about. An entry is raised, too, by the share
+   of the question's letter trigrams its question and paraphrases hold: the words' own letters
+   count where the lexicon missed a form or a misspelling.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -76,6 +78,9 @@ LINKS = ("", "s", "n", "en", "es")
 """What German writes between the parts of a compound: Tag-es-karte, Runde-n-ende."""
 PARTICIPLE = "ge"
 """German's participle prefix, which the stemmer keeps: "getauscht" is "tauscht" done, cut back to "tausch"."""
+LOOKS = 1.0
+"""How much an entry is raised by the share of a question's letter trigrams its question and paraphrases hold: the
+words' own letters, where the lexicon missed a form, a misspelling or an ending ("colect", "refilled", "running")."""
 NEAREST = 3
 """How many entries a question that matches nothing still gets."""
 PLACES = 4
@@ -187,7 +192,9 @@ class Section:
                       for e in self.entries]
         """The terms each entry is the home of."""
         self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
-        """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
+        """Each entry's question and paraphrases, folded, to compare a query with letter by letter."""
+        self._looks = [grams(looks) for looks in self.looks]
+        """The letter trigrams of each entry's looks."""
 
     @staticmethod
     def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
@@ -351,8 +358,9 @@ class Section:
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
             lines = self._best_lines(groups)
-            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0)
-                                     + self._named(at, groups)) / len(groups)), at)
+            asked = grams(self.vocabulary.folding.fold(query))
+            ranked = [(score * (1 + LOOKS * self._alike(asked, at))
+                       * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups)), at)
                       for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(query), terms, False
@@ -387,12 +395,14 @@ class Section:
         held = set(line)
         return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
 
+    def _alike(self, asked: set[str], at: int) -> float:
+        """Return the share of a query's letter trigrams that an entry's question and paraphrases hold."""
+        return len(asked & self._looks[at]) / len(asked) if asked else 0.0
+
     def nearest(self, query: str) -> list[tuple[float, int]]:
         """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
         asked = grams(self.vocabulary.folding.fold(query))
-        if not asked:
-            return []
-        alike = [(share, at) for at, looks in enumerate(self.looks) if (share := len(asked & grams(looks)) / len(asked))]
+        alike = [(share, at) for at in range(len(self.entries)) if (share := self._alike(asked, at))]
         return sorted(alike, key=lambda scored: (-scored[0], scored[1]))[:NEAREST]
 
     def offline(self) -> dict[str, Any]:
@@ -467,7 +477,7 @@ class Index:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "settings": {"sure": SURE, "looks": LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }

@@ -37,6 +37,7 @@
     const phrase = section.phrases.length
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
+    const looks = section.entries.map((entry) => grams(entry.looks));
     const byVariant = new Map();
     keys.forEach((key) => {
       variants(key).forEach((variant) => {
@@ -159,7 +160,8 @@
     }
 
     // The entries that answer a query, best first, as Section.rank: each word's best term weight,
-    // added up, raised by the share of the words the entry's title fields hold, together and in one line; the closest in looks if none.
+    // added up, raised by the share of the query's letters the entry's questions hold and by the share of the words its
+    // title fields hold, together and in one line; the closest in looks if none.
     function search(query, limit = 10) {
       if (!query.trim()) return [];
       const asked = groups(query);
@@ -187,20 +189,18 @@
         const all = asked.every((group) => group.some(([term]) => held.has(term)));
         return asked.length <= settings.short && all ? settings.named * heldBy(section.names[position]) : 0;
       };
+      // The share of the query's letter trigrams an entry's question and paraphrases hold, as Section._alike.
+      const looked = grams(fold(query));
+      const alike = (position) => (looked.size ? [...looked].filter((gram) => looks[position].has(gram)).length / looked.size : 0);
       let ranked;
       if (scores.size) {
         ranked = [...scores].map(([position, score]) => ({
           position,
-          score: score * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
+          score: score * (1 + settings.looks * alike(position))
+            * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
         }));
       } else {
-        const looked = grams(fold(query));
-        ranked = looked.size
-          ? section.entries.map((entry, position) => {
-              const alike = grams(entry.looks);
-              return { position, score: [...looked].filter((gram) => alike.has(gram)).length / looked.size };
-            })
-          : [];
+        ranked = section.entries.map((entry, position) => ({ position, score: alike(position) }));
         ranked = ranked.filter(({ score }) => score > 0).sort(byScore).slice(0, settings.nearest);
       }
       return ranked

@@ -451,3 +451,10 @@ def test_a_german_verb_form_the_stemmer_keeps_whole_is_the_verb() -> None:
     assert section.lexicon["liegt"] == section.lexicon["liegen"]
     assert term("spielt", lang="de") == term("gespielt", lang="de") == term("legst", lang="de") == term("spielen")
     assert term("nacht", game="12days") == stem("nacht", "de")  # no verb "nachen": a noun ending in t stays itself
+
+
+def test_the_letters_of_a_word_the_lexicon_misses_still_count() -> None:
+    """"Schlusgonk" is two letters from "Schlussgong": no term, but most of its letter trigrams are the entry's."""
+    index = Index([entry("start", "Was passiert mit dem Topf am Anfang?", game="12days"),
+                   entry("gong", "Was passiert mit dem Topf beim Schlussgong?", game="12days")])
+    assert ids(index, "Topf beim Schlusgonk", game="12days")[0] == "gong"
