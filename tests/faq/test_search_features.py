@@ -458,3 +458,7 @@ def test_the_letters_of_a_word_the_lexicon_misses_still_count() -> None:
     index = Index([entry("start", "Was passiert mit dem Topf am Anfang?", game="12days"),
                    entry("gong", "Was passiert mit dem Topf beim Schlussgong?", game="12days")])
     assert ids(index, "Topf beim Schlusgonk", game="12days")[0] == "gong"
+
+
+def test_get_is_the_term_of_bekommen_and_kriegen() -> None:
+    assert term("gets", lang="en") == term("bekommt") == term("kriegt") == term("kriegen")
