@@ -462,3 +462,9 @@ def test_the_letters_of_a_word_the_lexicon_misses_still_count() -> None:
 
 def test_get_is_the_term_of_bekommen_and_kriegen() -> None:
     assert term("gets", lang="en") == term("bekommt") == term("kriegt") == term("kriegen")
+
+
+@pytest.mark.parametrize(("question", "lang"), [("ich hab vier Elfer", "de"), ("both of us hold three sixes", "en")])
+def test_a_count_held_in_hand_means_the_hand_bonus(question: str, lang: str) -> None:
+    """In 12 Days a count of one value in hand scores only through the majority bonus at the end."""
+    assert term("handbonus", lang=lang, game="12days") in {t for t in vocabulary("12days", lang).terms(question)}
