@@ -5,23 +5,52 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request
 from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import MapAdapter
 
 from infra.cli import score_command
 from infra.config import Config, apply_engine_defaults, apply_instance_defaults
 from infra.redaction import redact_records_of
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from models import configure_engine, db
-from views import addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, result, seats, security, taps, theme
+from views import (
+    addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, records, result_card, seats, security, taps, theme,
+)
 from views.sheets import SHEETS
 
+
+class Tischblock(Flask):
+    """Flask, building a page's addresses the same way outside a request as inside one: a live push is rendered without one."""
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        """Return the request's address builder; outside a request one for the site's own paths."""
+        adapter = super().create_url_adapter(request)
+        if adapter is None:
+            return self.url_map.bind("", script_name=self.config["APPLICATION_ROOT"], url_scheme=self.config["PREFERRED_URL_SCHEME"])
+        return adapter
+
+    def url_for(
+        self,
+        /,
+        endpoint: str,
+        *,
+        _anchor: str | None = None,
+        _method: str | None = None,
+        _scheme: str | None = None,
+        _external: bool | None = None,
+        **values: Any,
+    ) -> str:
+        """Return an address within the site, unless ``_external`` asks for the whole URL (which needs a request to know the host)."""
+        return super().url_for(
+            endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=bool(_external or _scheme), **values
+        )
 
 
 def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     """Build a Tischblock app; ``config`` (a class or mapping) overrides ``Config``."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = Tischblock(__name__, instance_relative_config=True)
     app.config.from_object(Config)
     if isinstance(config, Mapping):
         app.config.from_mapping(config)
@@ -56,14 +85,15 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     app.register_blueprint(addresses.bp)
     app.register_blueprint(taps.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(records.bp)
     for sheet in SHEETS.values():
-        app.register_blueprint(sheet.bp)
+        app.register_blueprint(sheet.blueprint)
     app.register_blueprint(faq.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(join.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(evening.bp)
-    app.register_blueprint(result.bp)
+    app.register_blueprint(result_card.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(pwa.bp)
     faq.init_app(app)
@@ -78,6 +108,6 @@ def trust_proxies(app: Flask) -> None:
     would share one rate-limit bucket and one stream cap. Set too high, a client could claim
     any address by sending the header itself.
     """
-    hops = int(app.config.get("TRUSTED_PROXIES", 0))
+    hops = int(app.config["TRUSTED_PROXIES"])
     if hops > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]

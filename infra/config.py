@@ -28,6 +28,8 @@ class Config:
     """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
+    RATELIMIT_ENABLED = True
+    """Whether the rate limits apply; tests switch them off (``TestConfig``) except where they prove one."""
     RATELIMIT_HEADERS_ENABLED = True
     """Flask-Limiter says on a limited route how many requests are left and, once refused, when to try again (``Retry-After``)."""
     LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "600"))
@@ -67,7 +69,6 @@ class TestConfig(Config):
     SECRET_KEY = "test-only-key"
     SQLALCHEMY_DATABASE_URI = "sqlite://"
     RATELIMIT_ENABLED = False
-    """Tests that prove a limit switch it on for their own app."""
 
 
 POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))

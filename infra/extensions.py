@@ -28,7 +28,7 @@ shown): a dead store must not turn a tap into an error page.
 @limiter.request_filter
 def _limits_switched_off() -> bool:
     """Skip every limit in an app whose ``RATELIMIT_ENABLED`` is false."""
-    return not current_app.config.get("RATELIMIT_ENABLED", True)
+    return not current_app.config["RATELIMIT_ENABLED"]
 
 
 def init_limiter(app: Flask) -> None:
@@ -39,7 +39,7 @@ def init_limiter(app: Flask) -> None:
     instance is therefore always bound as enabled and ``_limits_switched_off`` reads the
     setting of the app that serves the request.
     """
-    wanted = bool(app.config.get("RATELIMIT_ENABLED", True))
+    wanted = bool(app.config["RATELIMIT_ENABLED"])
     app.config["RATELIMIT_ENABLED"] = True
     limiter.init_app(app)
     app.config["RATELIMIT_ENABLED"] = wanted

@@ -103,21 +103,20 @@ class Update:
     message: Message
 
 
-Renderer = Callable[[str, str], tuple[int, str, str]]
-"""Renders the live part of a sheet for (address token, language): returns (version, the sheet, the event data)."""
+Renderer = Callable[[], tuple[int, str, str]]
+"""Renders the live part of one address's sheet in one language: returns (version, the sheet, the event data)."""
 
 
 class Pushes:
     """The newest rendered update per address and language: each change is rendered once, whoever asks."""
 
-    def __init__(self, render: Renderer) -> None:
-        self._render = render
+    def __init__(self) -> None:
         self._updates: OrderedDict[tuple[str, str], Update] = OrderedDict()
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def update(self, token: str, language: str, at_least: int) -> Update:
-        """Return the sheet at ``token`` in ``language`` at version ``at_least`` or newer, rendering it if no one has."""
+    def update(self, token: str, language: str, at_least: int, render: Renderer) -> Update:
+        """Return the sheet at ``token`` in ``language`` at version ``at_least`` or newer; ``render`` it if no one has."""
         key = (token, language)
         cached = self._cached(key, at_least)
         if cached is not None:
@@ -128,7 +127,7 @@ class Pushes:
             cached = self._cached(key, at_least)
             if cached is not None:
                 return cached
-            version, sheet, data = self._render(token, language)
+            version, sheet, data = render()
             fresh = Update(version, sheet, Message.of(event(data, event_id=version)))
             with self._lock:
                 self._updates[key] = fresh

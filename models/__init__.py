@@ -1,7 +1,7 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, KeyReusedError, StaleError, append_event, appended, folded, history_of, table_of
+from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of, stored_events
 from models.game import CardTable, Game, Player
 from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
 from models.table import games_at, last_change
@@ -11,16 +11,18 @@ __all__ = [
     "AppendOnlyError",
     "CardTable",
     "Event",
+    "Folded",
     "KeyReusedError",
     "Game",
     "Player",
     "SeatClaim",
     "StaleError",
     "append_event",
+    "append_events",
     "appended",
     "folded",
     "history_of",
-    "table_of",
+    "stored_events",
     "claim_seat",
     "claims_at",
     "current_claims",

@@ -34,7 +34,8 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+"""Objects keep what they hold after a commit: a tap's answer renders the game it just looked up, without reading it again."""
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -8,6 +8,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -20,8 +21,8 @@ from sqlalchemy.engine import Connection
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
 from rules import json_value
-from rules.games import Table
-from rules.history import TableEvent, check, fold, step
+from rules.games import Table, TableEvent
+from rules.history import check, fold, step
 from rules.problems import Illegal
 
 HISTORIES_KEPT = 4096
@@ -163,6 +164,11 @@ def _key(game: Game) -> GameKey:
     return (game.id, game.created_at)
 
 
+def stored_events(game: Game) -> list[Event]:
+    """Return a game's stored events in order, with when each was made: what its history page lists."""
+    return list(db.session.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.seq)))
+
+
 def history_of(game: Game) -> list[TableEvent]:
     """Return a game's stored events in order, in the shape the rules fold: those read before, and newer ones from the database."""
     key = _key(game)
@@ -204,15 +210,23 @@ def _keep(key: GameKey, version: int, table: Table[Any]) -> None:
         _TABLES.put(key, (version, table))
 
 
-def folded(game: Game) -> tuple[list[TableEvent], Table[Any]]:
+@dataclass(frozen=True)
+class Folded:
+    """A game's history at one version and what it adds up to: what its sheet is rendered from."""
+
+    history: tuple[TableEvent, ...]
+    table: Table[Any]
+
+    @property
+    def version(self) -> int:
+        """Return the number of the newest event (0 for none): what live streams and forms compare against."""
+        return self.history[-1].seq if self.history else 0
+
+
+def folded(game: Game) -> Folded:
     """Return a game's history and what it adds up to, folding only what no request of this process folded yet."""
-    history = history_of(game)
-    return history, _table_at(game, history)
-
-
-def table_of(game: Game) -> Table[Any]:
-    """Return what a game's history adds up to."""
-    return folded(game)[1]
+    history = tuple(history_of(game))
+    return Folded(history, _table_at(game, history))
 
 
 def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, json_value.JSON]]]) -> None:
@@ -242,18 +256,34 @@ def append_event(
     idempotency_key: str,
     device: str | None = None,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-) -> Event:
-    """Record one tap at the end of a game's history, if the rules allow it, and commit it.
+) -> Folded:
+    """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
 
-    The tap is checked against the history it follows and stored with the next number;
-    if another phone stored that number first, the unique (game, number) constraint
-    refuses the insert and the tap is checked again against the longer history, so two
-    taps never both pass a check that only one of them may pass. PostgreSQL also locks
-    the game's row first, so there taps of one game queue instead of clashing. A key already recorded
-    for this game returns the earlier event unchanged, so a retried tap counts once.
-    Raises ``Illegal`` with the rules' problems when the tap is not allowed.
-    ``precondition`` sees the history the tap would follow, inside the same guarded step as the
-    rules' check, and raises (``StaleError``) to refuse it: a check made by the caller before the
+    See ``append_events``, which this is for a single change.
+    """
+    return append_events(game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition)
+
+
+def append_events(
+    game: Game,
+    changes: Sequence[tuple[str, Mapping[str, json_value.JSON]]],
+    *,
+    idempotency_keys: Sequence[str],
+    device: str | None = None,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+) -> Folded:
+    """Record taps at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
+
+    The taps are checked against the history they follow and stored with the next numbers,
+    all of them or none; if another phone stored one of those numbers first, the unique
+    (game, number) constraint refuses the insert and the taps are checked again against the
+    longer history, so two taps never both pass a check that only one of them may pass.
+    PostgreSQL also locks the game's row first, so there taps of one game queue instead of
+    clashing. Each change has its own idempotency key; a first key already recorded for this
+    game stores nothing, so a retried tap counts once.
+    Raises ``Illegal`` with the rules' problems when a tap is not allowed.
+    ``precondition`` sees the history the taps would follow, inside the same guarded step as the
+    rules' check, and raises (``StaleError``) to refuse them: a check made by the caller before the
     call could pass for two taps at once.
     Raises ``KeyReusedError`` when the key already recorded a different change of this game.
     """
@@ -264,38 +294,34 @@ def append_event(
     for attempt in range(APPEND_ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
-        existing = _find(game_id, idempotency_key, kind, payload)
-        if existing is not None:
-            return existing
+        if _find(game_id, idempotency_keys[0], *changes[0]) is not None:
+            return folded(game)
         db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         events = history_of(game)
-        seq = events[-1].seq + 1 if events else 1
+        after = events[-1].seq if events else 0
+        new = [TableEvent(after + number, kind, dict(payload)) for number, (kind, payload) in enumerate(changes, start=1)]
         try:
             if precondition is not None:
                 precondition(events)
-            table = check(setup, events, TableEvent(seq, kind, dict(payload)), table=_table_at(game, events))
+            table = check(setup, events, new, table=_table_at(game, events))
         except (Illegal, StaleError):
             db.session.rollback()
             raise
-        recorded = Event(
-            game_id=game_id,
-            seq=seq,
-            kind=kind,
-            payload=dict(payload),
-            device=device,
-            idempotency_key=idempotency_key,
+        db.session.add_all(
+            Event(game_id=game_id, seq=event.seq, kind=event.kind, payload=dict(event.payload), device=device, idempotency_key=tap)
+            for event, tap in zip(new, idempotency_keys, strict=True)
         )
-        db.session.add(recorded)
         try:
-            _announce(game_id, seq)
+            _announce(game_id, new[-1].seq)
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()
             conflict = error
             continue
-        _keep(key, seq, table)
-        appended.send(db.session.get_bind(), game_id=game_id, version=seq)
-        return recorded
+        version = new[-1].seq
+        _keep(key, version, table)
+        appended.send(db.session.get_bind(), game_id=game_id, version=version)
+        return Folded((*events, *new), table)
     raise RuntimeError(
         f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"
     ) from conflict

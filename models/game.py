@@ -4,7 +4,7 @@ import copy
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
@@ -13,12 +13,7 @@ from models.base import Base, UTCDateTime, utc_now
 from rules import json_value
 from rules.games import find_game
 
-if TYPE_CHECKING:
-    from models.event import Event
-
 NAME_MAX_LENGTH = 40
-OPTION_COLUMNS = ("variant", "house_rules")
-"""The options of a setup a game stores, each in the column of its name; a game's ``SETUP_KEYS`` say which it has."""
 
 
 def new_token() -> str:
@@ -55,9 +50,9 @@ class Game(Base):
     read_token: Mapped[str | None] = mapped_column(String(64), unique=True, index=True, default=new_token)
     """The read-only address, for a TV or onlookers: it shows the live sheet and changes nothing."""
     kind: Mapped[str] = mapped_column(String(16))
-    variant: Mapped[str] = mapped_column(String(32), default="standard")
-    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    first_dealer: Mapped[int] = mapped_column(default=0)
+    options: Mapped[dict[str, json_value.JSON]] = mapped_column(JSON, default=dict)
+    """What the table chose when it started the game: the record's options (a variant, house rules) and
+    whatever else the game's views keep (who dealt first), by name. Each game knows its own."""
     previous_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     """The game this one is a rematch of: together they are the evening at one table.
 
@@ -71,10 +66,11 @@ class Game(Base):
     players: Mapped[list["Player"]] = relationship(
         back_populates="game", order_by="Player.seat"
     )
-    events: Mapped[list["Event"]] = relationship(
-        order_by="Event.seq", viewonly=True
-    )
     card_table: Mapped[CardTable] = relationship()
+    rematch: Mapped["Game | None"] = relationship(
+        primaryjoin="Game.id == foreign(Game.previous_id)", uselist=False, viewonly=True
+    )
+    """The rematch started after this game, if there is one (there is never more than one)."""
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -84,25 +80,35 @@ class Game(Base):
     @validates("kind")
     def _known_kind(self, key: str, kind: str) -> str:
         """Refuse a kind no registered game has: the registry, not the database, knows the games."""
-        return find_game(kind).KIND
+        return find_game(kind).kind
+
+    @property
+    def first_dealer(self) -> int:
+        """Return the seat the new-game form marked as dealing first (the first seat, where none was kept)."""
+        seat = self.options.get("first_dealer")
+        return seat if isinstance(seat, int) else 0
 
     @property
     def setup(self) -> dict[str, json_value.JSON]:
         """Return the game as a record without rounds or days: what the rules fold events onto."""
         setup: dict[str, json_value.JSON] = {"game": self.kind, "players": list(self.player_names)}
-        for key in find_game(self.kind).SETUP_KEYS:
-            setup[key] = copy.deepcopy(getattr(self, key))
+        for key in find_game(self.kind).setup_keys:
+            if key in self.options:
+                setup[key] = copy.deepcopy(self.options[key])
         return setup
 
     @classmethod
-    def from_setup(cls, setup: Mapping[str, json_value.JSON], **fields: Any) -> "Game":
-        """Return a new game (players not yet seated) for a checked setup: its kind and its options."""
-        options = {key: setup[key] for key in OPTION_COLUMNS if key in setup}
-        return cls(kind=setup["game"], **options, **fields)
+    def from_setup(
+        cls, setup: Mapping[str, json_value.JSON], *, kept: Mapping[str, json_value.JSON] | None = None, **fields: Any
+    ) -> "Game":
+        """Return a new game (players not yet seated) for a checked setup: its kind, its options and what its views ``kept``."""
+        kind = str(setup["game"])
+        options = {key: copy.deepcopy(setup[key]) for key in find_game(kind).setup_keys if key in setup}
+        return cls(kind=kind, options={**options, **(kept or {})}, **fields)
 
     def __repr__(self) -> str:
         """Show what kind of game this is without revealing its token."""
-        return f"<Game {self.id} {self.kind}/{self.variant}>"
+        return f"<Game {self.id} {self.kind}>"
 
 
 class Player(Base):

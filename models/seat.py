@@ -15,7 +15,7 @@ from sqlalchemy import ForeignKey, Index, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, UTCDateTime, db, utc_now
-from models.game import NAME_MAX_LENGTH, CardTable
+from models.game import NAME_MAX_LENGTH
 
 DEVICE_MAX_LENGTH = 64
 
@@ -29,7 +29,7 @@ class SeatClaim(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     card_table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"))
     device: Mapped[str] = mapped_column(String(DEVICE_MAX_LENGTH))
-    """The phone's id from its device cookie (``views.taps.device``)."""
+    """The phone's id from its device cookie (``views.viewers.device``)."""
     name: Mapped[str | None] = mapped_column(String(NAME_MAX_LENGTH))
     """The player holding the phone, as the games at this table name them; None: the phone is for everyone."""
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
@@ -39,16 +39,16 @@ class SeatClaim(Base):
         return f"<SeatClaim table {self.card_table_id}: {self.name!r}>"
 
 
-def claim_seat(table: CardTable, device: str, name: str | None) -> None:
+def claim_seat(card_table_id: int, device: str, name: str | None) -> None:
     """Record that a phone at a table is held by ``name`` from now on (None: by nobody in particular), and commit."""
-    db.session.add(SeatClaim(card_table_id=table.id, device=device, name=name))
+    db.session.add(SeatClaim(card_table_id=card_table_id, device=device, name=name))
     db.session.commit()
 
 
-def claims_at(table: CardTable) -> Sequence[SeatClaim]:
-    """Return every claim made at a table, oldest first."""
+def claims_at(card_table_id: int) -> Sequence[SeatClaim]:
+    """Return every claim made at a table, oldest first: by the table's id, so the table's row need not be read."""
     return db.session.scalars(
-        select(SeatClaim).where(SeatClaim.card_table_id == table.id).order_by(SeatClaim.claimed_at, SeatClaim.id)
+        select(SeatClaim).where(SeatClaim.card_table_id == card_table_id).order_by(SeatClaim.claimed_at, SeatClaim.id)
     ).all()
 
 

@@ -6,8 +6,9 @@ Each game is a package of its own; the registry (``rules.games``) is how everyth
 finds it. The games Tischblock ships are registered here, once.
 """
 
-from rules import auruxxx, twelve_days
+from rules.auruxxx import AURUXXX
 from rules.games import register
+from rules.twelve_days import TWELVE_DAYS
 
-register(auruxxx)
-register(twelve_days)
+register(AURUXXX)
+register(TWELVE_DAYS)

@@ -1,26 +1,40 @@
 """The registry of games: what the shared code knows about each game, found by its kind.
 
-Each game is one package under ``rules/`` whose module-level names satisfy ``GameRules``:
-its kind and title, how its part of the record is read and written, how it is scored and
-checked, what it is played in (rounds, days), and how its events fold into a table. ``rules/__init__.py`` registers the games
-Tischblock ships; ``find_game`` finds one by the name a record and the database use, like
-python-chess's ``find_variant``. The record, the history, the models and the views ask the
-registry, never which game it is.
+Each game is one package under ``rules/`` that exports one frozen value, a ``GameRules``: its
+kind and title, how its part of the record is read and written, how it is scored and checked,
+what it is played in (rounds, days), and how its events fold into a table. ``rules/__init__.py``
+registers the games Tischblock ships; ``find_game`` finds one by the name a record and the
+database use, like python-chess's ``find_variant``. The record, the history, the models and the
+views ask the registry, never which game it is. The events a game folds (``TableEvent``) and the
+changes it asks for (``Change``) are defined here, with the contract they are part of.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from rules.json_value import JSON
 from rules.problems import Problem
 
-if TYPE_CHECKING:
-    from rules.history import Change, TableEvent
-
 G = TypeVar("G")
+"""A game's typed record (its ``Game`` class)."""
+T = TypeVar("T")
+"""What a game's events fold into (its table)."""
 G_co = TypeVar("G_co", covariant=True)
+
+Change = tuple[str, dict[str, JSON]]
+"""An event still to be stored: its kind and its content."""
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """One stored change: its number in the game's history, what kind it is, and its content."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, JSON]
 
 
 class Table(Protocol[G_co]):
@@ -32,90 +46,65 @@ class Table(Protocol[G_co]):
         ...
 
 
-class GameRules(Protocol[G]):
-    """Everything the shared code needs from one game, given by its package's module-level names.
+@dataclass(frozen=True, kw_only=True)
+class GameRules(Generic[G, T]):
+    """Everything the shared code needs from one game: ``G`` is its typed record, ``T`` what its events fold into."""
 
-    ``G`` is the game's typed record (its ``Game`` class).
-    """
+    kind: str
+    """The game's name in a record's ``"game"`` and in the database."""
+    title: str
+    """The game's own name, the same in every language."""
+    setup_keys: tuple[str, ...]
+    """The record's keys that set a game up besides ``game`` and ``players``: its options."""
+    game_type: type[G]
+    """The class of the typed game that ``parse`` returns."""
+    table_type: type[T]
+    """The class of what ``fold`` returns."""
+    parse: Callable[[Mapping[str, JSON]], G]
+    """The game a decoded record of this kind describes, or Illegal with every problem of its shape."""
+    serialise: Callable[[G], dict[str, JSON]]
+    """The normalised record of a game (defaults filled in), without a result."""
+    result: Callable[[G], dict[str, JSON]]
+    """The record's ``result`` object: rounds, totals, winners and whatever else the game reports."""
+    problems: Callable[[G], list[Problem]]
+    """Everything the rules forbid in a typed game."""
+    first_player: Callable[[int, int], int | None]
+    """The seat that plays first in the first round, given (first dealer, players); None when everyone plays at once."""
+    stages: Callable[[G], Sequence[object]]
+    """The finished rounds or days of a game, in order: what a correction corrects."""
+    split_open: Callable[[G], tuple[G, list[Change]]]
+    """The game without the round or day being played, and the taps that play it again (an import's changes)."""
+    fold: Callable[[G, Sequence[TableEvent]], T]
+    """What the events add up to, played on from a start, or Illegal naming the event.
 
-    @property
-    def KIND(self) -> str:
-        """Return the game's name in a record's ``"game"`` and in the database: "auruxxx"."""
-        ...
+    The events hold neither undos nor what they undid, nor an import (then the start is the
+    imported game)."""
+    step: Callable[[T, TableEvent], T | None]
+    """A table (what ``fold`` returned) with one more of the game's own events, exactly as ``fold`` would, or Illegal.
 
-    @property
-    def TITLE(self) -> str:
-        """Return the game's own name, the same in every language."""
-        ...
+    None says that only the whole fold can tell (a correction of a finished round or day,
+    which later ones build on): a tap then costs the same however long the game is."""
 
-    @property
-    def SETUP_KEYS(self) -> tuple[str, ...]:
-        """Return the record's keys that set a game up besides ``game`` and ``players``: its options."""
-        ...
-
-    @property
-    def Game(self) -> type[G]:
-        """Return the class of the typed game that ``parse`` returns."""
-        ...
-
-    def parse(self, raw: Mapping[str, JSON]) -> G:
-        """Return the game a decoded record of this kind describes, or raise Illegal with every problem of its shape."""
-        ...
-
-    def serialise(self, game: G) -> dict[str, JSON]:
-        """Return the normalised record of a game (defaults filled in), without a result."""
-        ...
-
-    def result(self, game: G) -> dict[str, JSON]:
-        """Return the record's ``result`` object: rounds, totals, winners and whatever else the game reports."""
-        ...
-
-    def problems(self, game: G) -> list[Problem]:
-        """Return everything the rules forbid in a typed game."""
-        ...
-
-    def first_player(self, first_dealer: int, players: int) -> int | None:
-        """Return the seat that plays first in the game's first round, or None when everyone plays at once."""
-        ...
-
-    def stages(self, game: G) -> Sequence[object]:
-        """Return the finished rounds or days of a game, in order: what a correction corrects."""
-        ...
-
-    def split_open(self, game: G) -> tuple[G, list[Change]]:
-        """Return the game without the round or day being played, and the taps that play it again (an import's changes)."""
-        ...
-
-    def fold(self, start: G, events: Sequence[TableEvent]) -> Table[G]:
-        """Return what the events add up to, played on from ``start``, or raise Illegal naming the event.
-
-        ``events`` hold neither undos nor what they undid, nor an import (then ``start`` is
-        the imported game).
-        """
-        ...
-
-    def step(self, table: Any, event: TableEvent) -> Table[G] | None:
-        """Return ``table`` (what this game's ``fold`` returned) with one more of its own events, exactly as ``fold`` would, or raise Illegal.
-
-        None says that only the whole fold can tell (a correction of a finished round or day,
-        which later ones build on): a tap then costs the same however long the game is.
-        """
-        ...
+    def typed(self, table: object) -> T:
+        """Return a folded table as this game's own, refusing another game's: the shared code holds any game's."""
+        if not isinstance(table, self.table_type):
+            raise TypeError(f"{type(table).__name__} is no table of {self.kind!r}")
+        return table
 
 
-GAMES: dict[str, GameRules[Any]] = {}
+GAMES: dict[str, GameRules[Any, Any]] = {}
 """Every registered game by its kind, in the order they were registered."""
 
 
-def register(game: GameRules[Any]) -> None:
+def register(game: GameRules[Any, Any]) -> None:
     """Add a game to the registry; a kind belongs to one game only."""
-    known = GAMES.get(game.KIND)
+    known = GAMES.get(game.kind)
     if known is not None and known is not game:
-        raise ValueError(f"two games call themselves {game.KIND!r}")
-    GAMES[game.KIND] = game
+        raise ValueError(f"two games call themselves {game.kind!r}")
+    GAMES[game.kind] = game
 
 
-def find_game(kind: str) -> GameRules[Any]:
+def find_game(kind: str) -> GameRules[Any, Any]:
     """Return the game of that kind, or raise ValueError for a kind no game has."""
     try:
         return GAMES[kind]
@@ -132,9 +121,9 @@ def kinds() -> tuple[str, ...]:
     return tuple(GAMES)
 
 
-def rules_of(game: object) -> GameRules[Any]:
+def rules_of(game: object) -> GameRules[Any, Any]:
     """Return the registered game a typed game belongs to."""
     for rules in GAMES.values():
-        if isinstance(game, rules.Game):
+        if isinstance(game, rules.game_type):
             return rules
     raise ValueError(f"{type(game).__name__} is not the game of any registered kind")

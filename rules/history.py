@@ -26,25 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import record
-from rules.games import Table, rules_of
+from rules.games import Change, Table, TableEvent, rules_of
 from rules.json_value import JSON
 from rules.problems import N_, Illegal, at, problem, quoted_key
 
 UNDO = "undo"
 IMPORT = "import"
 REMATCH = "rematch"
-
-Change = tuple[str, dict[str, JSON]]
-"""An event still to be stored: its kind and its content."""
-
-
-@dataclass(frozen=True)
-class TableEvent:
-    """One stored change: its number in the game's history, what kind it is, and its content."""
-
-    seq: int
-    kind: str
-    payload: Mapping[str, JSON]
 
 
 def effective(events: Sequence[TableEvent]) -> list[TableEvent]:
@@ -155,20 +143,26 @@ def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:
         if event.kind == IMPORT:
             payload(event, ("record",))
             raise Illegal([problem(f"events[{event.seq}]", N_("a record can only be imported into a new game"))])
-    return rules_of(base).fold(start, counted)
+    table: Table[Any] = rules_of(base).fold(start, counted)
+    return table
 
 
-def check(setup: Mapping[str, JSON], events: Sequence[TableEvent], new: TableEvent, *, table: Table[Any] | None = None) -> Table[Any]:
-    """Return the game with a new event added, or raise Illegal: the test every tap passes.
+def check(
+    setup: Mapping[str, JSON], events: Sequence[TableEvent], new: Sequence[TableEvent], *, table: Table[Any] | None = None
+) -> Table[Any]:
+    """Return the game with new events added, or raise Illegal: the test every tap passes.
 
-    ``table`` is what ``events`` add up to, when the caller has it: a tap is then played on
+    ``table`` is what ``events`` add up to, when the caller has it: the taps are then played on
     from it (``step``), and only what ``step`` cannot play folds the whole history again.
     """
-    if table is not None:
-        stepped = step(table, new)
-        if stepped is not None:
-            return stepped
-    return fold(setup, [*events, new])
+    stepped = table
+    for event in new:
+        if stepped is None:
+            break
+        stepped = step(stepped, event)
+    if stepped is not None:
+        return stepped
+    return fold(setup, [*events, *new])
 
 
 def step(table: Table[Any], event: TableEvent) -> Table[Any] | None:

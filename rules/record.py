@@ -444,7 +444,7 @@ def setup(game: object) -> dict[str, JSON]:
     >>> setup(parse({"game": "12days", "players": ["A", "B", "C"], "days": [{"taken_by": "A"}]}))
     {'game': '12days', 'variant': 'standard', 'players': ['A', 'B', 'C']}
     """
-    keys = ("game", "players", *rules_of(game).SETUP_KEYS)
+    keys = ("game", "players", *rules_of(game).setup_keys)
     return {key: value for key, value in serialise(game).items() if key in keys}
 
 

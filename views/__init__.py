@@ -1,10 +1,11 @@
-"""Blueprints: one per feature, each with a template folder of the same name, and one view module per game.
+"""Blueprints: one per feature, each with a template folder of the same name, and one package per game.
 
-The games Tischblock ships register their sheet views here, once (``views.sheets``).
+The games Tischblock ships register their sheets here, once (``views.sheets``).
 """
 
-from views import auruxxx_sheet, twelve_days_sheet
+from views.auruxxx import AURUXXX_SHEET
 from views.sheets import register
+from views.twelve_days import TWELVE_DAYS_SHEET
 
-register(auruxxx_sheet)
-register(twelve_days_sheet)
+register(AURUXXX_SHEET)
+register(TWELVE_DAYS_SHEET)

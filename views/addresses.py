@@ -1,18 +1,23 @@
-"""A game's two addresses and its table's: which game a token opens, and whether it may change it.
+"""A game's two addresses and its table's: which game a token opens, and who is looking through it.
 
 The edit address (``Game.token``) lets a phone tap; the read-only address (``Game.read_token``)
 only shows the live sheet; the table address (``CardTable.token``) opens whatever game runs at
-the table. All are secrets, compared in constant time.
+the table. All are secrets, compared in constant time. A request opens its game once, here,
+and carries who is looking (``views.viewers.Viewer``) to everything that renders.
 """
 
 from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, abort, g, request, url_for
+from flask import Blueprint, abort, request, url_for
 from sqlalchemy import or_, select
+from sqlalchemy.orm import joinedload
 
 from models import CardTable, Game, db
+from views.language import current_language
+from views.render import wants_fragment
+from views.viewers import Viewer, device
 
 bp = Blueprint("addresses", __name__)
 
@@ -25,13 +30,17 @@ def could_be_token(token: str) -> bool:
 
 
 def _find(token: str) -> tuple[Game, bool] | None:
-    """Return the game a token opens and whether it may change it (edit address) or only look.
+    """Return the game a token opens, its players and rematch loaded along, and whether it may change it (edit address).
 
     The tokens are compared in constant time, so timing cannot tell how much of a guess was right.
     """
     if not could_be_token(token):
         return None
-    game = db.session.scalar(select(Game).where(or_(Game.token == token, Game.read_token == token)))
+    game = db.session.scalars(
+        select(Game)
+        .options(joinedload(Game.players), joinedload(Game.rematch))
+        .where(or_(Game.token == token, Game.read_token == token))
+    ).unique().one_or_none()
     if game is None:
         return None
     if hmac.compare_digest(game.token.encode(), token.encode()):
@@ -41,29 +50,57 @@ def _find(token: str) -> tuple[Game, bool] | None:
     return None
 
 
-def game_or_404(token: str, *, kind: str | None = None) -> Game:
-    """Return the game behind an edit address; anything else, a read-only address included, is a missing page.
+def opened_by(token: str) -> tuple[Game, bool]:
+    """Return the game an edit or read-only address opens and whether it is the edit address; else a missing page.
 
-    ``kind`` is given by a route of one game only: a 12 Days game has no AURUXXX round to finish.
+    It reads nothing of a request: a live stream's push looks its game up with it.
     """
-    found = _find(token)
-    if found is None or not found[1]:
-        abort(404)
-    if kind is not None and found[0].kind != kind:
-        abort(404)
-    g.editable = True
-    g.game = found[0]
-    return found[0]
-
-
-def game_for_reading(token: str) -> Game:
-    """Return the game behind an edit or a read-only address, noting which one it was."""
     found = _find(token)
     if found is None:
         abort(404)
-    g.editable = found[1]
-    g.game = found[0]
-    return found[0]
+    return found
+
+
+def open_to_edit(token: str, *, kind: str | None = None) -> tuple[Game, Viewer]:
+    """Return the game behind an edit address and its viewer; anything else, a read-only address included, is a missing page.
+
+    ``kind`` is given by a route of one game only: a 12 Days game has no AURUXXX round to finish.
+    """
+    game, editable = opened_by(token)
+    if not editable or (kind is not None and game.kind != kind):
+        abort(404)
+    return game, _viewer(token, editable=True)
+
+
+def open_to_read(token: str) -> tuple[Game, Viewer]:
+    """Return the game behind an edit or a read-only address, and who looks through it: a phone that may tap, or one that only looks."""
+    game, editable = opened_by(token)
+    return game, _viewer(token, editable=editable, tv=None if editable else _tv_of(game))
+
+
+def open_tv(token: str) -> tuple[Game, Viewer]:
+    """Return the game running at the table a table address names, and the table's TV looking at it; else a missing page.
+
+    The TV looks through the game's read-only address and follows the table (``Viewer.tv``).
+    """
+    game = current_game_at(token)
+    if game is None or game.read_token is None:
+        abort(404)
+    return game, _viewer(game.read_token, editable=False, tv=token)
+
+
+def _viewer(token: str, *, editable: bool, tv: str | None = None) -> Viewer:
+    """Return who looks through ``token`` in this request: the one place that reads it from the request."""
+    return Viewer(address=token, editable=editable, language=current_language(), tv=tv, fragment=wants_fragment(), phone=device())
+
+
+def _tv_of(game: Game) -> str | None:
+    """Return the table address when this read-only page is the table's TV (``tv=`` names it), else None."""
+    named = request.args.get("tv", "")
+    if not named or len(named) > MAX_TOKEN_LENGTH:
+        return None
+    found: CardTable | None = game.card_table
+    return found.token if found is not None and hmac.compare_digest(found.token.encode(), named.encode()) else None
 
 
 def current_game_at(token: str) -> Game | None:
@@ -76,45 +113,19 @@ def current_game_at(token: str) -> Game | None:
     return db.session.scalar(select(Game).where(Game.card_table_id == found.id).order_by(Game.id.desc()).limit(1))
 
 
-def shown_on_tv(game: Game) -> CardTable | None:
-    """Return the game's table when this read-only page is the table's TV (``tv=`` names the table address)."""
-    named = request.args.get("tv", "")
-    if editable() or not named or len(named) > MAX_TOKEN_LENGTH:
-        return None
-    found: CardTable | None = game.card_table
-    return found if found is not None and hmac.compare_digest(found.token.encode(), named.encode()) else None
-
-
 def game_behind(token: str) -> Game | None:
     """Return the game an edit or read-only address opens, or None: for pages that only link back to it."""
     found = _find(token)
     return found[0] if found else None
 
 
-def address(game: Game) -> str:
-    """Return the token this page was opened with: links from a read-only page must stay read-only."""
-    opened = request.view_args.get("token") if request.view_args else None
-    return opened if isinstance(opened, str) and opened in (game.token, game.read_token) else game.token
-
-
-def editable() -> bool:
-    """Return whether this request came through the edit address (and so may show controls)."""
-    return bool(g.get("editable", False))
-
-
 @bp.app_template_global()
-def rules_url(kind: str, control: str = "") -> str:
-    """Return a game's rule questions (about one control of the sheet, if named) with the way back to this page's game."""
-    opened = request.view_args.get("token") if request.view_args else None
-    return url_for("faq.game_page", game=kind, control=control or None, back=opened if isinstance(opened, str) else None)
+def rules_url(kind: str, control: str = "", back: str | None = None) -> str:
+    """Return a game's rule questions (about one control of the sheet, if named), with the way back to the sheet at ``back``."""
+    return url_for("faq.game_page", game=kind, control=control or None, back=back)
 
 
 @bp.app_context_processor
-def address_context() -> dict[str, object]:
-    """Give templates the address the page was opened with, whether it may change the game, and its rules."""
-    game = g.get("game")
-    return {
-        "editable": editable(),
-        "token": request.view_args.get("token") if request.view_args else None,
-        "rules_home": rules_url(game.kind) if isinstance(game, Game) else url_for("faq.start"),
-    }
+def rules_context() -> dict[str, object]:
+    """Give every page the header's rules link: the FAQ's start; a game's pages give their own game's instead."""
+    return {"rules_home": url_for("faq.start")}

@@ -17,40 +17,40 @@ from flask import abort, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import Game, StaleError, history_of
-from rules.games import Table
-from rules.history import TableEvent, changed_since, finished_part, fold
+from models import Folded, Game, StaleError, folded
+from rules.games import GameRules, TableEvent
+from rules.history import changed_since, finished_part
 from rules.json_value import JSON
 from views.forms import is_whole
-from views.render import go_to
+from views.render import game_page, go_to
 from views.taps import record_tap
+from views.viewers import Viewer
 
+T = TypeVar("T")
+"""A game's folded table."""
 V = TypeVar("V")
 """What a game's correction form shows: the stored round or day, or what was typed into it."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Correction(Generic[V]):
-    """How one game corrects what it is played in: the event it records and its form."""
+class Correction(Generic[T, V]):
+    """How one game corrects what it is played in: the event it records, its form and what the form offers."""
 
+    rules: GameRules[Any, T]
     event: str
     """The kind of event a correction is stored as: "correct_round"."""
     position: str
     """The payload key naming which one is corrected: "round"."""
+    template: str
+    """The form's template; its block ``correct`` is what htmx swaps."""
     changed_meanwhile: Callable[[], str]
     """The words for a 409: someone else changed it since the form was filled in."""
-    stored: Callable[[Table[Any], int], V]
+    stored: Callable[[T, int], V]
     """The form's values for finished round or day ``index`` as it stands."""
-    read_form: Callable[[Game, Table[Any], int], tuple[JSON, V, list[str]]]
+    read_form: Callable[[Mapping[str, str], Game, T, int], tuple[JSON, V, list[str]]]
     """The record to store from the posted form, the values to show again, and problems found before the rules look."""
-    page: Callable[[Game, Table[Any], int, V, int, list[str], int, V | None], Response]
-    """Render the form: game, table, index, its values, the change they were filled in from, problems,
-    status, and (after a 409) the values as it stands now, to show beside them."""
-
-
-def newest(events: Sequence[TableEvent]) -> int:
-    """Return the number of the newest change (0 for none): what a form is filled in from."""
-    return events[-1].seq if events else 0
+    offers: Callable[[T, int], Mapping[str, object]]
+    """What the form offers to choose from for round or day ``index``, besides its values."""
 
 
 def form_seen() -> int:
@@ -81,30 +81,41 @@ def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callabl
     return unchanged
 
 
-def correct(game: Game, number: int, how: Correction[V]) -> Response:
+def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> Response:
     """Show the correction form of round or day ``number`` (from 1), or save it; everything after it is worked out again."""
-    history = history_of(game)
-    table = fold(game.setup, history)
+    now = folded(game)
     index = number - 1
-    if finished_part(table, index) is None:
+    if finished_part(now.table, index) is None:
         abort(404)
     if request.method == "GET":
-        return how.page(game, table, index, how.stored(table, index), newest(history), [], 200, None)
+        return _form(game, viewer, how, now, index, how.stored(how.rules.typed(now.table), index), now.version, [], 200, None)
     seen = form_seen()
-    written, shown, problems = how.read_form(game, table, index)
+    written, shown, problems = how.read_form(request.form, game, how.rules.typed(now.table), index)
     if not problems:
         try:
-            problems = record_tap(
-                game, how.event, {how.position: index, "record": written},
-                precondition=unchanged_since(game.setup, index, seen),
+            problems = list(
+                record_tap(
+                    game, viewer, how.event, {how.position: index, "record": written},
+                    precondition=unchanged_since(game.setup, index, seen),
+                ).problems
             )
         except StaleError:
-            history = history_of(game)
-            now = fold(game.setup, history)
-            if finished_part(now, index) is None:
-                return go_to(url_for("games.sheet", token=game.token))
-            stands_now = how.stored(now, index)
-            return how.page(game, now, index, shown, newest(history), [how.changed_meanwhile()], 409, stands_now)
+            now = folded(game)
+            if finished_part(now.table, index) is None:
+                return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
+            stands_now = how.stored(how.rules.typed(now.table), index)
+            return _form(game, viewer, how, now, index, shown, now.version, [how.changed_meanwhile()], 409, stands_now)
     if problems:
-        return how.page(game, table, index, shown, seen, problems, 422, None)
-    return go_to(url_for("games.sheet", token=game.token))
+        return _form(game, viewer, how, now, index, shown, seen, problems, 422, None)
+    return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
+
+
+def _form(
+    game: Game, viewer: Viewer, how: Correction[T, V], now: Folded, index: int, values: V, seen: int,
+    problems: list[str], status: int, stands_now: V | None,
+) -> Response:
+    """Render the correction form filled in with ``values`` (the stored round or day, or what was refused, beside ``stands_now``)."""
+    return game_page(
+        how.template, "correct", game, viewer, status=status, number=index + 1, players=list(game.player_names),
+        values=values, stands_now=stands_now, seen=seen, problems=problems, **how.offers(how.rules.typed(now.table), index),
+    )

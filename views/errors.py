@@ -7,14 +7,14 @@ an answer never tells whether a guessed token exists.
 
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
 from models import db
-from views.render import page_or_fragment
+from views.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("errors", __name__)
 
@@ -71,7 +71,6 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     if code >= 500:
         db.session.rollback()
     title, message = title_and_message(error)
-    g.pop("game", None)  # the header's rules link must not tell that the address was a game
     response: Response
     if wants_json():
         response = jsonify(error=message)
@@ -79,7 +78,7 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     else:
         # The language switch leads to the front page: the body must not repeat the missing address.
         response = page_or_fragment(
-            TEMPLATE, "error", status=code, code=code, title=title, message=message, here=url_for("home.index")
+            TEMPLATE, "error", wants_fragment(), status=code, code=code, title=title, message=message, here=url_for("home.index")
         )
     for name, value in error.get_headers():
         if name.lower() != "content-type":

@@ -19,21 +19,20 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 from flask_babel import gettext, to_user_timezone
 from werkzeug.wrappers import Response as BaseResponse
 
-from models import CardTable, Game, games_at, table_of
+from models import CardTable, Game, folded, games_at
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
 from rules.games import find_game
-from views.addresses import editable, game_for_reading, game_or_404
-from views.changes import rematch_of
+from views.addresses import open_to_edit, open_to_read
 from views.chart import build_chart
-from views.games import NewGameForm, answer_new_game_form, new_game_page, start_after
+from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.limits import creating
-from views.live import version as live_version
 from views.qr import for_phones, qr_svg
-from views.render import go_to, page_or_fragment
+from views.render import game_page, go_to, page_or_fragment
 from views.result import ResultLinks, played_of, result_links_for
 from views.scoreboard import csv_number, csv_text, decimal_separator, headline, shown
-from views.sheets import SHEETS, sheet_of
+from views.sheets import SHEETS, scoreboard, sheet_of
+from views.viewers import Viewer
 
 bp = Blueprint("evening", __name__)
 
@@ -114,21 +113,21 @@ def _lines(played: Played) -> tuple[Line, ...]:
     return tuple(sorted(lines, key=lambda line: line.place or 0))
 
 
-def evening_around(game: Game) -> Evening:
-    """Return the evening ``game`` was played in; its links open ``game`` and later games with this page's rights."""
+def evening_around(game: Game, *, editable: bool) -> Evening:
+    """Return the evening ``game`` was played in; its links open ``game`` and later games with this page's rights (``editable``)."""
     games, spans = games_at(game.card_table_id)
     position = next(index for index, candidate in enumerate(games) if candidate.id == game.id)
     entries = []
     for number, index in enumerate(evening_of(spans, position, idle=idle()), start=1):
         candidate = games[index]
-        board = sheet_of(candidate.kind).scoreboard(candidate)
+        board = scoreboard(candidate)
         played = played_of(board)
-        own_rights = editable() and candidate.id >= game.id
+        own_rights = editable and candidate.id >= game.id
         entries.append(
             EveningGame(
                 game=candidate,
                 number=number,
-                title=find_game(candidate.kind).TITLE,
+                title=find_game(candidate.kind).title,
                 started=to_user_timezone(candidate.created_at),
                 played=played,
                 lines=_lines(played),
@@ -150,21 +149,22 @@ def evening_around(game: Game) -> Evening:
 @bp.get("/g/<token>/evening")
 def show(token: str) -> BaseResponse:
     """Show the evening this game belongs to: the standings, then every game with its winner and totals."""
-    game = game_for_reading(token)
-    return page_or_fragment(
+    game, viewer = open_to_read(token)
+    return game_page(
         "evening/show.html",
         "evening",
-        game=game,
-        evening=evening_around(game),
-        kinds=[(kind, find_game(kind).TITLE) for kind in SHEETS],
+        game,
+        viewer,
+        evening=evening_around(game, editable=viewer.editable),
+        kinds=[(kind, sheet.rules.title) for kind, sheet in SHEETS.items()],
     )
 
 
 @bp.get("/g/<token>/evening.csv")
 def csv_export(token: str) -> BaseResponse:
     """Return the evening for a spreadsheet: a row per game with its totals, then wins and places per player."""
-    game = game_for_reading(token)
-    evening = evening_around(game)
+    game, viewer = open_to_read(token)
+    evening = evening_around(game, editable=viewer.editable)
     separator = decimal_separator()
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";" if separator == "," else ",", lineterminator="\r\n")
@@ -192,12 +192,12 @@ def csv_export(token: str) -> BaseResponse:
 @bp.get("/g/<token>/evening.json")
 def export(token: str) -> BaseResponse:
     """Return the evening's record: every game's record and the standings, which imports again as a whole evening."""
-    game = game_for_reading(token)
-    evening = evening_around(game)
+    game, viewer = open_to_read(token)
+    evening = evening_around(game, editable=viewer.editable)
     body = evening_record.document(
         table=evening.table.name,
         day=evening.games[0].started.date(),
-        games=[record.scored(table_of(entry.game).game) for entry in evening.games],
+        games=[record.scored(folded(entry.game).table.game) for entry in evening.games],
         standings=evening.standings,
     )
     response = Response(record.dumps(body), mimetype="application/json")
@@ -208,20 +208,26 @@ def export(token: str) -> BaseResponse:
 # --- Between two games, on the TV --------------------------------------------------------------
 
 
-def tv_between_games(game: Game, table_token: str) -> BaseResponse:
-    """Show the table's TV between two games: the last result large, the evening's standings, and the code to join."""
+def tv_between_games(game: Game, viewer: Viewer) -> BaseResponse:
+    """Show the table's TV between two games: the last result large, the evening's standings, and the code to join.
+
+    ``viewer`` is the TV: the game's read-only address, with the table address it follows (``Viewer.tv``).
+    """
+    table_token = viewer.tv or ""
     join_address = for_phones(url_for("join.table", token=table_token, _external=True))[0]
-    board = sheet_of(game.kind).scoreboard(game)
+    state = folded(game)
+    board = scoreboard(game, state)
     return page_or_fragment(
         "evening/tv.html",
         "evening",
+        viewer.fragment,
         game=game,
-        evening=evening_around(game),
+        evening=evening_around(game, editable=viewer.editable),
         board=board,
         last=_lines(played_of(board)),
         headline=headline(board),
         chart=build_chart(board, title=board.caption),
-        version=live_version(game.id),
+        version=state.version,
         table_token=table_token,
         join_qr=qr_svg(join_address),
     )
@@ -237,12 +243,12 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
 
     If something already follows this game (another phone was quicker), the phone joins that instead.
     """
-    game = game_or_404(token)
+    game, viewer = open_to_edit(token)
     if kind not in SHEETS:
         abort(404)
-    successor = rematch_of(game)
+    successor = game.rematch
     if successor is not None:
-        return go_to(url_for("games.sheet", token=successor.token))
+        return go_to(url_for("games.sheet", token=successor.token), viewer.fragment)
     action = url_for("evening.next_game", token=game.token, kind=kind)
     if request.method == "GET":
         form = NewGameForm.empty(kind, action=action)
@@ -250,5 +256,6 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
         form.names = [*game.player_names[:seats], *[""] * (seats - len(game.player_names))]
         return new_game_page(form)
     return answer_new_game_form(
-        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, first_dealer=dealer)
+        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer)),
+        fragment=viewer.fragment,
     )

@@ -15,7 +15,7 @@ from faq.vocabulary import load_vocabularies
 from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
-from views.render import page_or_fragment
+from views.render import page_or_fragment, wants_fragment
 from views.addresses import game_behind
 
 bp = Blueprint("faq", __name__)
@@ -84,7 +84,7 @@ def back_to_sheet(game: str) -> str | None:
 
 def title(game: str) -> str:
     """Return a game's own name."""
-    return find_game(game).TITLE
+    return find_game(game).title
 
 
 def entries_of(game: str, lang: str) -> list[Entry]:
@@ -146,7 +146,7 @@ def search() -> BaseResponse:
         return response
     nearest_topic = outlines()[game].topics[hits[0].entry.topic][lang] if hits and hits[0].nearest else None
     page = page_or_fragment(
-        "faq/game.html", "results", game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
+        "faq/game.html", "results", wants_fragment(), game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
         back=back_to_sheet(game), nearest_topic=nearest_topic,
     )
     page.vary.add("Accept")

@@ -1,6 +1,11 @@
-"""Reading numbers from forms: a phone may send anything, and only digits ``int`` can read pass."""
+"""Reading forms: a phone may send anything; only digits ``int`` can read pass, and only the table's players and rounds."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from flask import abort
+from flask_babel import gettext
 
 MAX_NUMBER_DIGITS = 9
 """No number a form sends has more digits than this; longer ones are not numbers of this app."""
@@ -34,3 +39,22 @@ def whole_or_text(value: str) -> int | str:
     """
     value = value.strip()
     return int(value) if is_integer(value) else value
+
+
+def posted_player(form: Mapping[str, str], players: Sequence[str], field: str = "player") -> str:
+    """Return the player a form names, refusing (400) a name that is not at this table."""
+    name = form.get(field, "")
+    if name not in players:
+        abort(400, description=gettext("Unknown player."))
+    return name
+
+
+def posted_index(form: Mapping[str, str], field: str, count: int, unknown: str) -> int:
+    """Return the round or day (from 0) a form was filled in for, refusing (400, ``unknown``) one the game does not have.
+
+    The rules refuse any but the one being played, with their own words.
+    """
+    value = form.get(field, "")
+    if not is_whole(value) or int(value) >= count:
+        abort(400, description=unknown)
+    return int(value)

@@ -10,4 +10,4 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     """Introduce the app and list the games, each with its own card."""
-    return render_template("home/index.html", game_cards=[f"{sheet.FOLDER}/card.html" for sheet in SHEETS.values()])
+    return render_template("home/index.html", game_cards=[f"{sheet.folder}/card.html" for sheet in SHEETS.values()])

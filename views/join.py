@@ -14,10 +14,11 @@ from models import db
 from models.game import NAME_MAX_LENGTH, new_token
 from views.limits import joining
 from views.qr import for_phones, qr_svg
-from views.render import go_to, page_or_fragment
-from views.addresses import current_game_at, game_or_404
-from views.changes import between_games
+from views.addresses import current_game_at, open_to_edit, open_tv
 from views.evening import tv_between_games
+from views.render import game_page, go_to, wants_fragment
+from views.seats import this_phone
+from views.sheets import between_games
 
 bp = Blueprint("join", __name__)
 
@@ -29,7 +30,7 @@ def table(token: str) -> Response:
     game = current_game_at(token)
     if game is None:
         abort(404)
-    return go_to(url_for("games.sheet", token=game.token))
+    return go_to(url_for("games.sheet", token=game.token), wants_fragment())
 
 
 @bp.get("/t/<token>/tv")
@@ -39,32 +40,32 @@ def tv(token: str) -> Response:
 
     Between two games (one is over, the next not started) it shows the evening's standings.
     """
-    game = current_game_at(token)
-    if game is None:
-        abort(404)
+    game, viewer = open_tv(token)
     if between_games(game):
-        return tv_between_games(game, token)
-    return go_to(url_for("games.sheet", token=game.read_token, tv=token))
+        return tv_between_games(game, viewer)
+    return go_to(url_for("games.sheet", token=viewer.address, tv=viewer.tv), viewer.fragment)
 
 
 @bp.get("/g/<token>/join")
 @joining
 def show(token: str) -> Response:
     """Show the table's QR code large, with the address written out, the TV's and the onlookers' addresses."""
-    game = game_or_404(token)
+    game, viewer = open_to_edit(token)
     address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
     watch, _ = for_phones(url_for("games.sheet", token=game.read_token, _external=True))
     tv_address, _ = for_phones(url_for("join.tv", token=game.card_table.token, _external=True))
-    return page_or_fragment(
+    return game_page(
         "join/show.html",
         "join",
-        game=game,
+        game,
+        viewer,
         network_host=network_host,
         address=address,
         watch_address=watch,
         tv_address=tv_address,
         qr=qr_svg(address),
         watch_qr=qr_svg(watch),
+        seat=this_phone(game, viewer),
     )
 
 
@@ -72,7 +73,7 @@ def show(token: str) -> Response:
 @joining
 def card(token: str) -> Response:
     """Show the table card to print (A6: the code, the table's name, one line on what to do); a form names the table."""
-    game = game_or_404(token)
+    game, viewer = open_to_edit(token)
     problems: list[str] = []
     status = 200
     if request.method == "POST":
@@ -83,13 +84,14 @@ def card(token: str) -> Response:
         else:
             game.card_table.name = name or None
             db.session.commit()
-            return go_to(url_for("join.card", token=game.token))
+            return go_to(url_for("join.card", token=game.token), viewer.fragment)
     address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
-    return page_or_fragment(
+    return game_page(
         "join/card.html",
         "card",
+        game,
+        viewer,
         status=status,
-        game=game,
         name=game.card_table.name or " · ".join(game.player_names),
         named=game.card_table.name or "",
         address=address,
@@ -103,8 +105,8 @@ def card(token: str) -> Response:
 @joining
 def new_address(token: str) -> Response:
     """Replace the game's edit address and the table's address: the old ones stop working at once."""
-    game = game_or_404(token)
+    game, viewer = open_to_edit(token)
     game.token = new_token()
     game.card_table.token = new_token()
     db.session.commit()
-    return go_to(url_for("join.show", token=game.token))
+    return go_to(url_for("join.show", token=game.token), viewer.fragment)

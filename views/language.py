@@ -2,7 +2,7 @@
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, has_request_context, redirect, request, url_for
 from flask_babel import get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -16,6 +16,12 @@ def languages() -> tuple[str, ...]:
     """Return the configured languages, the default first."""
     configured: tuple[str, ...] = current_app.config["LANGUAGES"]
     return configured
+
+
+def current_language() -> str:
+    """Return the language this request (or this push, under ``force_locale``) is answered in: the default where none was chosen."""
+    locale = get_locale()
+    return str(locale) if locale is not None else str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
 def select_locale() -> str | None:
@@ -54,11 +60,11 @@ def switch(code: str) -> BaseResponse:
 
 @bp.app_context_processor
 def language_context() -> dict[str, object]:
-    """Give every template the current language and the address to come back to."""
+    """Give every template the current language and the address to come back to (a live push has none: it is no page)."""
     return {
-        "current_language": str(get_locale() or languages()[0]),
+        "current_language": current_language(),
         "languages": languages(),
-        "here": request.full_path.rstrip("?"),
+        "here": request.full_path.rstrip("?") if has_request_context() else "",
     }
 
 

@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from flask import Blueprint, Flask, Response, current_app, g, make_response, render_template, request
-from flask_babel import get_locale, gettext
+from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request
+from flask_babel import force_locale, gettext
 from markupsafe import Markup
 from sqlalchemy import func, select
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
-from models import Event, db
-from views.addresses import game_for_reading
+from models import Event, Folded, Game, db, folded
+from views.addresses import opened_by, open_to_read
 from views.forms import is_whole
-from views.sheets import sheet_of
+from views.language import current_language
+from views.sheets import live_part
+from views.viewers import Viewer, shared_viewer
 
 bp = Blueprint("live", __name__)
 
@@ -45,8 +47,8 @@ RETRY_MILLISECONDS = 500
 RETRY = Message.of(f"retry: {RETRY_MILLISECONDS}\n\n")
 
 
-def version(game_id: int) -> int:
-    """Return the number of a game's newest event (0 for none), ending the read at once.
+def _stored_version(game_id: int) -> int:
+    """Return a game's version as stored (``Folded.version``, read without folding), ending the read at once.
 
     Ending the transaction matters: a reader that stayed in one would keep seeing the
     database as it was when it began.
@@ -64,37 +66,42 @@ def _since() -> int | None:
     return None
 
 
-def live_sheet(app: Flask, token: str, language: str) -> tuple[int, str, str]:
-    """Render the live part of the sheet at ``token`` in ``language``, as every phone there shares it.
+def live_sheet(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+    """Render the live part of the sheet at ``state`` as every phone at the viewer's address shares it.
 
-    Returns its version, the sheet, and the sheet as a pushed update. The sheet comes from the
-    game's own view, asked for as htmx asks for it. What belongs to one phone stays out: the
-    form's CSRF token and the tap keys are left empty, and each phone fills in its own before
-    the sheet is shown (static/js/app.js).
+    Returns its version, the sheet, and the sheet as a pushed update. What belongs to one phone
+    stays out (``Viewer.shared``): the form's CSRF token and the tap keys are left empty, and
+    each phone fills in its own before the sheet is shown (static/js/app.js). It needs an app
+    context, no request: a stream renders it with none.
     """
-    headers = {"HX-Request": "true", "Accept-Language": language}
-    with app.app_context(), app.test_request_context(f"/g/{token}", headers=headers):
-        g.csrf_token = ""
-        g.shared_page = True
-        game = game_for_reading(token)
-        current = version(game.id)
-        sheet = sheet_of(game.kind).render(game).get_data(as_text=True)
-        return current, sheet, render_template("live/update.html", sheet=Markup(sheet))
+    with force_locale(viewer.language):
+        sheet = live_part(game, viewer, state)
+        return state.version, sheet, render_template("live/update.html", sheet=Markup(sheet))
 
 
 def pushes_of(app: Flask) -> Pushes:
     """Return this process's rendered updates of ``app``."""
-    pushes = app.extensions.get("tischblock_pushes")
+    pushes: Pushes | None = app.extensions.get("tischblock_pushes")
     if pushes is None:
-        pushes = app.extensions["tischblock_pushes"] = Pushes(lambda token, language: live_sheet(app, token, language))
-    assert isinstance(pushes, Pushes)
+        pushes = app.extensions["tischblock_pushes"] = Pushes()
     return pushes
+
+
+def _looked_up(app: Flask, token: str, language: str) -> Callable[[], tuple[int, str, str]]:
+    """Return how a stream renders the sheet at ``token``: the game looked up, folded and rendered in an app context of its own."""
+
+    def render() -> tuple[int, str, str]:
+        with app.app_context():
+            game, editable = opened_by(token)
+            return live_sheet(game, shared_viewer(token, editable=editable, language=language), folded(game))
+
+    return render
 
 
 def _update(app: Flask, token: str, language: str, at_least: int) -> Update | None:
     """Return the pushed update, a "changed" event if it could not be rendered, or None if the address is gone."""
     try:
-        return pushes_of(app).update(token, language, at_least)
+        return pushes_of(app).update(token, language, at_least, _looked_up(app, token, language))
     except HTTPException:
         return None
     except Exception:  # the sheet's own request shows the error; this phone still learns of the change
@@ -107,13 +114,12 @@ def _changed(app: Flask, token: str, language: str, at_least: int) -> Update:
     return Update(at_least, "", Message.of(event(str(at_least), name="changed", event_id=at_least)))
 
 
-def shared_sheet() -> Response:
+def shared_sheet(game: Game, viewer: Viewer, state: Folded) -> Response:
     """Answer a tap htmx sent with the sheet every phone at its address is pushed: one render serves the tapper and the table."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    token = str((request.view_args or {})["token"])
-    current = version(game_for_reading(token).id)
-    language = str(get_locale() or app.config["LANGUAGES"][0])
-    response = make_response(pushes_of(app).update(token, language, current).sheet)
+    shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
+    update = pushes_of(app).update(viewer.address, viewer.language, state.version, lambda: live_sheet(game, shared, state))
+    response = make_response(update.sheet)
     response.vary.add("HX-Request")
     return response
 
@@ -164,7 +170,7 @@ def lifetime(app: Flask) -> float:
 @bp.get("/g/<token>/live")
 def changes(token: str) -> Response:
     """Stream a game's sheet to a phone whenever it changes (edit or read-only address alike)."""
-    game_id = game_for_reading(token).id
+    game_id = open_to_read(token)[0].id
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = hub_of(app)
     address = request.remote_addr or "unknown"
@@ -177,9 +183,9 @@ def changes(token: str) -> Response:
         ) from None
     try:
         known = hub.version_of(game_id)
-        seen = version(game_id) if known is None else known
+        seen = _stored_version(game_id) if known is None else known
         seconds = lifetime(app)
-        language = str(get_locale() or app.config["LANGUAGES"][0])
+        language = current_language()
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
         on_tv = bool(request.args.get("tv"))
         body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds, refetch=on_tv))

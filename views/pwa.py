@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, url_for
-from flask_babel import get_locale, get_translations, gettext, ngettext
+from flask_babel import get_translations, gettext, ngettext
 
 from views import faq
 from views.assets import static_files
+from views.language import current_language
 
 bp = Blueprint("pwa", __name__)
 
@@ -51,11 +52,6 @@ ICONS = (
 """The PNGs are drawn from the SVGs by the Makefile; the maskable one leaves room for the phone to crop."""
 
 
-def _language() -> str:
-    """Return the language this response is in."""
-    return str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])
-
-
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """Describe the app to the phone, so it can be added to the home screen and open like an app."""
@@ -64,7 +60,7 @@ def manifest() -> Response:
         "name": "Tischblock",
         "short_name": "Tischblock",
         "description": gettext("Tischblock turns the phones at your card table into a shared score pad."),
-        "lang": _language(),
+        "lang": current_language(),
         "start_url": url_for("home.index"),
         "scope": url_for("home.index"),
         "display": "standalone",

@@ -17,7 +17,7 @@ import hmac
 import subprocess
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, g, render_template, url_for
+from flask import current_app, render_template, url_for
 from flask_babel import format_date, gettext, to_user_timezone
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -27,12 +27,9 @@ from rules.evening import Played, placings
 from rules.games import find_game
 from rules.json_value import JSON
 from rules.record import same_name_key
-from views.addresses import game_for_reading, shown_on_tv
 from views.chart import SHAPES, build_chart, marker_path
 from views.scoreboard import Scoreboard, headline, shown
-from views.sheets import sheet_of
 
-bp = Blueprint("result", __name__)
 
 CARD_WIDTH = 540
 """The card's width in SVG units; the PNG has twice as many pixels, sharp on a phone."""
@@ -62,7 +59,7 @@ def bgstats_play(game: Game, board: Scoreboard) -> dict[str, JSON]:
     started = game.created_at
     minutes = round((last_change(game) - started).total_seconds() / 60)
     return bgstats.play(
-        name=rules.TITLE,
+        name=rules.title,
         played=played_of(board),
         started=to_user_timezone(started).replace(tzinfo=None),
         minutes=minutes,
@@ -90,15 +87,6 @@ def result_links_for(game: Game, board: Scoreboard) -> ResultLinks | None:
         picture=url_for("result.picture", token=game.read_token),
         picture_name=f"tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.png",
     )
-
-
-@bp.app_template_global()
-def result_links() -> ResultLinks | None:
-    """Return the ways to send on the result of the page's game, for a phone; a TV shows none."""
-    game = g.get("game")
-    if not isinstance(game, Game) or shown_on_tv(game) is not None:
-        return None
-    return result_links_for(game, sheet_of(game.kind).scoreboard(game))
 
 
 # --- The picture -------------------------------------------------------------------------------
@@ -137,7 +125,7 @@ def card_svg(game: Game, board: Scoreboard) -> str:
     return render_template(
         "result/card.svg",
         width=CARD_WIDTH,
-        title=find_game(game.kind).TITLE,
+        title=find_game(game.kind).title,
         headline=headline(board) if board.winners else gettext("The game is still running"),
         day=format_date(to_user_timezone(game.created_at), "long"),
         table=game.card_table.name,
@@ -165,15 +153,3 @@ def rasterise(svg: str) -> bytes:
         current_app.logger.error("result card: rsvg-convert gave %d bytes that are no card", len(drawn.stdout))
         raise refusal
     return drawn.stdout
-
-
-@bp.get("/g/<token>/result.png")
-def picture(token: str) -> Response:
-    """Return the result card as a PNG, to share in a group chat or keep (a running game's says that it runs)."""
-    game = game_for_reading(token)
-    board = sheet_of(game.kind).scoreboard(game)
-    response = Response(rasterise(card_svg(game, board)), mimetype="image/png")
-    response.headers["Content-Disposition"] = f'inline; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.png"'
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
-    return response

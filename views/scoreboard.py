@@ -11,10 +11,12 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from flask_babel import format_decimal, get_locale, gettext, ngettext
+from babel.numbers import get_decimal_symbol
+from flask_babel import format_decimal, gettext, ngettext
 
 from rules import points
 from rules.points import HalfPoints
+from views.language import current_language
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class Scoreboard:
 
 def decimal_separator() -> str:
     """Return the reader's decimal separator: a comma in German, a point in English."""
-    return "," if str(get_locale() or "de").startswith("de") else "."
+    return get_decimal_symbol(current_language())
 
 
 POINTS_FORMAT = "0.#;−0.#"

@@ -1,6 +1,6 @@
 """My seat: a phone says who holds it ("Ich bin Anna"), once per table, so every rematch knows it.
 
-The answer is kept on the server per table and phone (the device cookie of ``views.taps``):
+The answer is kept on the server per table and phone (the device cookie, ``views.viewers``):
 one tap on a name, changeable at any time, or skipped, and then the phone is for everyone,
 as a single phone passed round the table always was. Two phones may say the same name (a
 couple sharing a hand); the page says so. A seat is no permission: only an edit address
@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, g, request, url_for
+from flask import Blueprint, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import Game, claim_seat, claims_at, current_claims
 from rules.record import same_name_key
-from views.addresses import editable, game_or_404, shown_on_tv
-from views.render import go_to, page_or_fragment
-from views.taps import device
+from views.addresses import open_to_edit
+from views.render import game_page, go_to
+from views.viewers import Viewer
 
 bp = Blueprint("seats", __name__)
 
@@ -56,7 +56,7 @@ class Seat:
 
 def seat_of(game: Game, phone: str | None) -> Seat:
     """Return what a phone says at a game's table, with the names it may choose from."""
-    claims = current_claims(claims_at(game.card_table))
+    claims = current_claims(claims_at(game.card_table_id))
     mine = claims.get(phone) if phone is not None else None
     others = {same_name_key(name) for holder, name in claims.items() if holder != phone and name is not None}
     keys = [same_name_key(name) for name in game.player_names]
@@ -70,36 +70,25 @@ def seat_of(game: Game, phone: str | None) -> Seat:
     )
 
 
-def this_phone(game: Game) -> Seat | None:
+def this_phone(game: Game, viewer: Viewer) -> Seat | None:
     """Return this phone's seat for a page of its own, or None where seats do not show.
 
     A page every phone shares (a pushed sheet) shows no seat, nor does a read-only page or a TV.
     """
-    if g.get("shared_page") or not editable() or shown_on_tv(game) is not None:
+    if viewer.shared or not viewer.editable or viewer.tv is not None:
         return None
-    found = g.get("seat")
-    if not isinstance(found, Seat):
-        found = g.seat = seat_of(game, device())
-    return found
-
-
-@bp.app_context_processor
-def seat_context() -> dict[str, object]:
-    """Give every page of a game this phone's seat (``seat``) and its position in the game (``my_seat``)."""
-    game = g.get("game")
-    seat = this_phone(game) if isinstance(game, Game) else None
-    return {"seat": seat, "my_seat": seat.index if seat is not None else None}
+    return seat_of(game, viewer.phone)
 
 
 @bp.route("/g/<token>/me", methods=["GET", "POST"])
 def choose(token: str) -> Response:
     """Ask who holds this phone (one tap on a name, or "for everyone"), and remember the answer at this table."""
-    game = game_or_404(token)
+    game, viewer = open_to_edit(token)
     then = request.values.get("then", "sheet")
     then = then if then in AFTER_CHOOSING else "sheet"
     problems: list[str] = []
     if request.method == "POST":
-        phone = device()
+        phone = viewer.phone
         name = request.form.get("name", "")
         seated = {same_name_key(player): player for player in game.player_names}
         if phone is None:
@@ -107,13 +96,9 @@ def choose(token: str) -> Response:
         elif name and same_name_key(name) not in seated:
             problems = [gettext("Nobody of that name plays at this table. Tap one of the names.")]
         else:
-            claim_seat(game.card_table, phone, seated[same_name_key(name)] if name else None)
-            return go_to(url_for("join.show" if then == "join" else "games.sheet", token=game.token))
-    return page_or_fragment(
-        "seats/choose.html",
-        "choose",
-        status=422 if problems else 200,
-        game=game,
-        then=then,
-        problems=problems,
+            claim_seat(game.card_table_id, phone, seated[same_name_key(name)] if name else None)
+            return go_to(url_for("join.show" if then == "join" else "games.sheet", token=game.token), viewer.fragment)
+    return game_page(
+        "seats/choose.html", "choose", game, viewer, status=422 if problems else 200,
+        then=then, problems=problems, seat=this_phone(game, viewer),
     )

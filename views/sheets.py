@@ -1,24 +1,34 @@
-"""The score sheets of the games: one view module per game, behind one small protocol.
+"""The score sheets of the games: one frozen value per game, and what every sheet does the same way.
 
-A game's view module (``views/auruxxx_sheet.py``, ``views/twelve_days_sheet.py``) holds its
-routes and satisfies ``SheetView`` with its module-level names; its templates live in one
-folder. ``views/__init__.py`` registers the games Tischblock ships; the shared pages (new
-game, the sheet's address, undo, rematch, history, import, the front page) find a game's
-views here by its kind and never ask which game it is.
+Each game's views are a package under ``views/`` (its view model, its taps, its keypad and
+correction values) that exports one ``SheetView``; ``views/__init__.py`` registers the games
+Tischblock ships. The shared pages (new game, the sheet's address, undo, rematch, history,
+import, the front page) find a game's views here by its kind and never ask which game it is.
+Rendering a sheet, its scoreboard and its changes in words are written once, here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
 
 from flask import Blueprint
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from models import Game
+from models import Folded, Game, claims_at, db, folded, holder_at, stored_events
+from rules.games import GameRules, TableEvent
+from rules.history import IMPORT, REMATCH, UNDO, last_change
 from rules.json_value import JSON
-from views.scoreboard import Scoreboard
+from views.render import game_context, page_or_fragment, rendered, sheet_context
+from views.result import result_links_for
+from views.scoreboard import Scoreboard, shown
+from views.seats import this_phone
+from views.viewers import Viewer
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,71 +51,233 @@ class Option:
     default: str
 
 
-class SheetView(Protocol):
-    """What the shared pages need from one game's view module."""
+class Layout(Protocol):
+    """A game's view model: whatever its sheet template shows, with its points for the chart, the CSV and the share text."""
 
     @property
-    def KIND(self) -> str:
-        """Return the kind of game these views show (``rules.games``)."""
+    def board(self) -> Scoreboard:
+        """Return the game's points in the shape every game shares."""
         ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetView(Generic[T]):
+    """One game's sheet as the shared pages see it: its rules, its routes, its new-game form and its view model.
+
+    ``T`` is what the game's events fold into; the view model gets it as the game's own type.
+    """
+
+    rules: GameRules[Any, T]
+    blueprint: Blueprint
+    """The game's own routes: its taps and forms."""
+    folder: str
+    """The game's template folder: ``sheet.html`` (block ``sheet``), ``new.html`` (extending ``games/new.html``) and ``card.html``."""
+    seats: int
+    """How many player fields the new-game form offers."""
+    options: tuple[Option, ...] = ()
+    """The settings the new-game form asks for."""
+    setup_from_form: Callable[[Mapping[str, str]], dict[str, JSON]]
+    """The options part of a setup (house rules, variant) from the form's chosen settings."""
+    seating: Callable[[int], dict[str, JSON]]
+    """What the game keeps of the seating besides the record's options, from the seat marked first: a first dealer."""
+    rematch: Callable[[Game], dict[str, JSON]]
+    """What a rematch of a finished game keeps besides the record's options: the deal moved on."""
+    describe: Callable[[str, Mapping[str, JSON]], str]
+    """One of the game's own changes in words, for the history and the undo button."""
+    lay_out: Callable[[Game, T], Layout]
+    """The game's view model: what its sheet shows of what the history adds up to."""
 
     @property
-    def bp(self) -> Blueprint:
-        """Return the blueprint of the game's own routes: its taps and forms."""
-        ...
-
-    @property
-    def FOLDER(self) -> str:
-        """Return the game's template folder: ``new.html`` (extending ``games/new.html``) and ``card.html`` for the front page."""
-        ...
-
-    @property
-    def SEATS(self) -> int:
-        """Return how many player fields the new-game form offers."""
-        ...
-
-    @property
-    def OPTIONS(self) -> tuple[Option, ...]:
-        """Return the settings the new-game form asks for."""
-        ...
-
-    def setup_from_form(self, settings: Mapping[str, str]) -> dict[str, JSON]:
-        """Return the options part of a setup (house rules, variant) from the form's chosen settings."""
-        ...
-
-    def render(self, game: Game, *, problems: Sequence[str] = (), status: int = 200) -> Response:
-        """Return the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
-        ...
-
-    def after_tap(self, game: Game, problems: Sequence[str]) -> Response:
-        """Answer a tap on the sheet: the refusal, the fresh sheet for htmx, or back to the page."""
-        ...
-
-    def rematch(self, game: Game) -> int:
-        """Return the seat that deals first in a rematch of a finished game."""
-        ...
-
-    def describe_event(self, kind: str, payload: Mapping[str, JSON]) -> str:
-        """Return one of the game's own changes in words, for the history and the undo button."""
-        ...
-
-    def scoreboard(self, game: Game) -> Scoreboard:
-        """Return the game's points in the shape the chart, the CSV and the share text read."""
-        ...
+    def kind(self) -> str:
+        """Return the kind of game these views show."""
+        return self.rules.kind
 
 
-SHEETS: dict[str, SheetView] = {}
-"""The view module of every registered game, by kind."""
+SHEETS: dict[str, SheetView[Any]] = {}
+"""The views of every registered game, by kind."""
 
 
-def register(sheet: SheetView) -> None:
-    """Add a game's views; a kind has one view module."""
-    known = SHEETS.get(sheet.KIND)
+def register(sheet: SheetView[Any]) -> None:
+    """Add a game's views; a kind has one sheet."""
+    known = SHEETS.get(sheet.kind)
     if known is not None and known is not sheet:
-        raise ValueError(f"two view modules show {sheet.KIND!r}")
-    SHEETS[sheet.KIND] = sheet
+        raise ValueError(f"two sheets show {sheet.kind!r}")
+    SHEETS[sheet.kind] = sheet
 
 
-def sheet_of(kind: str) -> SheetView:
+def sheet_of(kind: str) -> SheetView[Any]:
     """Return the views of a kind of game (a stored game's kind always has them)."""
     return SHEETS[kind]
+
+
+# --- Every sheet ---------------------------------------------------------------------------------
+
+
+def _sheet(
+    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str
+) -> tuple[str, dict[str, Any]]:
+    """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
+
+    ``refused_at`` names the control a refused tap came from, so the sheet can keep it open.
+    """
+    views = sheet_of(game.kind)
+    now = state or folded(game)
+    layout = views.lay_out(game, views.rules.typed(now.table))
+    seat = this_phone(game, viewer)
+    context = {
+        **game_context(game, viewer),
+        **sheet_context(game, viewer, layout.board, problems),
+        "earlier": earlier_games(game),
+        "result_links": None if viewer.tv else result_links_for(game, layout.board),
+        "seat": seat,
+        "my_seat": seat.index if seat is not None else None,
+        "sheet": layout,
+        "version": now.version,
+        "undo": undo_offer(game, now.history),
+        "players": list(game.player_names),
+        "refused_at": refused_at,
+    }
+    return f"{views.folder}/sheet.html", context
+
+
+def render(
+    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = ""
+) -> Response:
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals on it."""
+    template, context = _sheet(game, viewer, state, problems, refused_at)
+    return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
+
+
+def live_part(game: Game, viewer: Viewer, state: Folded) -> str:
+    """Return the ``#sheet`` fragment as ``viewer`` sees it at ``state``: what a live stream pushes."""
+    template, context = _sheet(game, viewer, state, (), "")
+    return rendered(template, "sheet", True, **context)
+
+
+def scoreboard(game: Game, state: Folded | None = None) -> Scoreboard:
+    """Return the game's points at ``state`` (the stored one if not given) in the shape the chart, the CSV and the share text read."""
+    views = sheet_of(game.kind)
+    return views.lay_out(game, views.rules.typed((state or folded(game)).table)).board
+
+
+def between_games(game: Game) -> bool:
+    """Return whether a table is between two games: this game is over and nothing follows it yet."""
+    return bool(scoreboard(game).winners) and game.rematch is None
+
+
+# --- The table's evening so far --------------------------------------------------------------------
+
+
+EARLIER_GAMES = 50
+"""How far back the evening at one table is listed."""
+
+
+@dataclass(frozen=True)
+class EarlierGame:
+    """A game played before this one at the table, with its result: who won, and everyone's total."""
+
+    game: Game
+    title: str
+    winners: tuple[str, ...]
+    """Empty for a game left unfinished."""
+    totals: tuple[tuple[str, str], ...]
+    """Every player and total, best first once the game is over."""
+
+
+def earlier_games(game: Game) -> list[EarlierGame]:
+    """Return the games played before this one at its table, most recent first, each with its result."""
+    earlier: list[EarlierGame] = []
+    previous_id = game.previous_id
+    while previous_id is not None and len(earlier) < EARLIER_GAMES:
+        previous = db.session.get(Game, previous_id)
+        if previous is None:
+            break
+        board = scoreboard(previous)
+        order = board.ranking() if board.winners else list(board.players)
+        earlier.append(
+            EarlierGame(
+                game=previous,
+                title=sheet_of(previous.kind).rules.title,
+                winners=board.winners,
+                totals=tuple((player, shown(board.totals[player])) for player in order),
+            )
+        )
+        previous_id = previous.previous_id
+    return earlier
+
+
+# --- Changes in words ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One change on the history page."""
+
+    seq: int
+    when: datetime
+    text: str
+    undone: bool
+    """Whether a later undo took it back."""
+    undo: bool
+    """Whether it is itself an undo."""
+    phone: str | None = None
+    """Who held the phone that tapped it, if that phone said so (``views.seats``)."""
+
+
+@dataclass(frozen=True)
+class UndoOffer:
+    """The change the undo button takes back, in words."""
+
+    seq: int
+    text: str
+
+
+def counted_from_one(payload: Mapping[str, JSON], key: str) -> int:
+    """Return the round or day a stored change is about as the table counts it, from 1 (payloads count from 0).
+
+    >>> counted_from_one({"round": 2}, "round"), counted_from_one({}, "day")
+    (3, 1)
+    """
+    index = payload.get(key)
+    return index + 1 if isinstance(index, int) else 1
+
+
+def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
+    """Return one change of a game in words: an import, undo or the next game here, the game's own changes by its views."""
+    if kind == IMPORT:
+        return str(gettext("Game imported from a record"))
+    if kind == UNDO:
+        return str(gettext("Change no. %(seq)s undone", seq=payload.get("event")))
+    if kind == REMATCH:
+        following = game.rematch
+        if following is not None and following.kind != game.kind:
+            return str(gettext("Next game started: %(title)s", title=sheet_of(following.kind).rules.title))
+        return str(gettext("Rematch started"))
+    return sheet_of(game.kind).describe(kind, payload)
+
+
+def describe_history(game: Game) -> list[HistoryEntry]:
+    """Return the game's events in words, newest first, marking those an undo took back and naming whose phone tapped."""
+    events = stored_events(game)
+    undone = {event.payload.get("event") for event in events if event.kind == UNDO}
+    claims = claims_at(game.card_table_id)
+    entries = [
+        HistoryEntry(
+            seq=event.seq,
+            when=event.created_at,
+            text=describe_event(game, event.kind, event.payload),
+            undone=event.seq in undone,
+            undo=event.kind == UNDO,
+            phone=holder_at(claims, event.device, event.created_at) if event.device else None,
+        )
+        for event in events
+    ]
+    return list(reversed(entries))
+
+
+def undo_offer(game: Game, history: Sequence[TableEvent]) -> UndoOffer | None:
+    """Return what the undo button would take back, or None when there is nothing."""
+    change = last_change(history)
+    if change is None:
+        return None
+    return UndoOffer(seq=change.seq, text=describe_event(game, change.kind, change.payload))

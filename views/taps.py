@@ -1,39 +1,33 @@
-"""Recording a tap: it counts once (idempotency keys), says which phone made it (the device cookie), and a refusal speaks the reader's language."""
+"""Recording a tap and answering it: it counts once (idempotency keys), says which phone made it (the device cookie),
+a refusal speaks the reader's language, and the answer is the sheet the tap left."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
 
-from flask import Blueprint, Response, abort, g, request, session
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
 
-from models import Game, KeyReusedError, StaleError, append_event
-from rules.games import Table
-from rules.history import TableEvent, part_changed_since
+from models import Folded, Game, KeyReusedError, append_events, folded
+from rules.games import TableEvent
 from rules.json_value import JSON
-from views.forms import is_whole
 from rules.problems import Illegal, Problem
+from views.live import shared_sheet
+from views.sheets import render
+from views.viewers import DEVICE_COOKIE, Viewer
 
 bp = Blueprint("taps", __name__)
 
-DEVICE_COOKIE = "device"
 DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
 MAX_KEY_LENGTH = 64
 
 
-def new_key() -> str:
-    """Return a fresh idempotency key for a form about to be shown.
-
-    A sheet shared by every phone (pushed, or answering a tap) carries none: each phone fills in its own (static/js/app.js).
-    """
-    return "" if g.get("shared_page") else uuid.uuid4().hex
-
-
 def tap_key() -> str:
-    """Return the key the tapped form carried, so a resent tap is recognised and counted once.
+    """Return the key the tapped form carried, so a resent tap is recognised and counted once (a fresh one if it carried none).
 
     No page writes a NUL into a key, and PostgreSQL cannot store one: such a form is refused.
     """
@@ -41,14 +35,8 @@ def tap_key() -> str:
     if "\x00" in key:
         abort(400)
     if not key or len(key) > MAX_KEY_LENGTH:
-        return new_key()
+        return uuid.uuid4().hex
     return key
-
-
-def device() -> str | None:
-    """Return this phone's id, kept in a cookie so the history can say which phone tapped."""
-    value = request.cookies.get(DEVICE_COOKIE)
-    return value if value and len(value) <= MAX_KEY_LENGTH and "\x00" not in value else None
 
 
 def say(problem: Problem) -> str:
@@ -66,90 +54,69 @@ def subject(place: str, players: Sequence[str]) -> str | None:
     return max(named, key=len) if named else None
 
 
+@dataclass(frozen=True)
+class Tapped:
+    """What a tap came to: the game as it stands after it, and why it was refused (nothing when it counts)."""
+
+    state: Folded
+    problems: tuple[str, ...] = ()
+
+
 def record_tap(
     game: Game,
+    viewer: Viewer,
     kind: str,
     payload: Mapping[str, JSON],
     *,
     precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    key: str | None = None,
-) -> list[str]:
-    """Append a tap to the game's history; return why it was refused, or nothing when it counts.
+) -> Tapped:
+    """Append a tap to the game's history; return the game as it then stands, and why the tap was refused, if it was.
 
-    A refusal about one player names them: the sheet has a column each, and a correction a
-    field each. A form whose key already recorded a different change is refused too.
+    The tap is stored as made by the viewer's phone. A refusal about one player names them: the
+    sheet has a column each, and a correction a field each. A form whose key already recorded a
+    different change is refused too.
     ``precondition`` is handed to ``append_event``; its ``StaleError`` is left to the caller.
-    ``key`` replaces the form's own key, for a tap that records several changes.
     """
+    return record_taps(game, viewer, [(kind, payload)], precondition=precondition)
+
+
+def record_taps(
+    game: Game,
+    viewer: Viewer,
+    changes: Sequence[tuple[str, Mapping[str, JSON]]],
+    *,
+    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+) -> Tapped:
+    """Append the changes one tap makes to the game's history at once, all or none; refusals as for ``record_tap``.
+
+    Each change counts once under its own key, made from the key the form carried.
+    """
+    key = tap_key()
+    keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
     try:
-        append_event(game, kind, payload, idempotency_key=key or tap_key(), device=device(), precondition=precondition)
+        return Tapped(append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition))
     except KeyReusedError:
-        return [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
+        refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
         players = game.player_names
         refusals = []
         for problem in illegal.problems:
             who = subject(problem.place, players)
             refusals.append(f"{who}: {say(problem)}" if who else say(problem))
-        return refusals
-    return []
+    return Tapped(folded(game), tuple(refusals))
 
 
-def keypad_seen() -> int | None:
-    """Return ``seen`` of a hand keypad: the newest change when it was opened (None from a form without one)."""
-    posted = request.form.get("seen", "")
-    return int(posted) if is_whole(posted) else None
+def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "") -> BaseResponse:
+    """Answer a tap on a sheet: the refusal on this phone's sheet, the sheet every phone is pushed for htmx, else back to the page.
 
-
-def record_hand(
-    game: Game, payload: Mapping[str, JSON], *, hand: Callable[[Table[Any]], object], seen: int | None
-) -> tuple[list[str], int]:
-    """Store a hand entered on a keypad opened at change ``seen``, with the version check of a correction.
-
-    ``hand`` picks the player's hand out of the game. Returns no problems and 200 once it is
-    stored; the rules' refusals and 422; or nothing and 409 when another phone saved this hand
-    after the keypad opened: then keeping theirs or replacing it is the player's choice, never a
-    silent overwrite.
+    A plain form is redirected, so that reloading the page does not send the tap again.
+    ``refused_at`` names the control the tap came from, for the sheet to keep it open on a refusal.
     """
-    setup = game.setup
-
-    def unchanged(events: Sequence[TableEvent]) -> None:
-        if seen is not None and part_changed_since(setup, events, seen, hand):
-            raise StaleError(f"a hand changed after change {seen}")
-
-    try:
-        problems = record_tap(game, "hand", payload, precondition=unchanged)
-    except StaleError:
-        return [], 409
-    return problems, 422 if problems else 200
-
-
-KEYPAD_DRAFTS = 3
-"""How many unsaved keypads one phone keeps (the newest), so a reload loses no tapped card."""
-
-
-def draft_key(game: Game, seat: int, index: int | None = None) -> str:
-    """Return the name under which this phone keeps the unsaved keypad of a seat (in a round)."""
-    return f"{game.id}:{'' if index is None else index}:{seat}"
-
-
-def keep_draft(key: str, draft: Mapping[str, Any]) -> None:
-    """Keep what a keypad shows but nobody saved yet, in this phone's session."""
-    drafts = {name: value for name, value in session.get("keypads", {}).items() if name != key}
-    session["keypads"] = dict([*list(drafts.items())[-(KEYPAD_DRAFTS - 1):], (key, dict(draft))])
-
-
-def draft_of(key: str) -> dict[str, Any] | None:
-    """Return the unsaved keypad this phone kept under ``key``, if any."""
-    draft = session.get("keypads", {}).get(key)
-    return draft if isinstance(draft, dict) else None
-
-
-def drop_draft(key: str) -> None:
-    """Forget an unsaved keypad: it was saved, or its player kept what another phone saved."""
-    drafts = session.get("keypads", {})
-    if key in drafts:
-        session["keypads"] = {name: value for name, value in drafts.items() if name != key}
+    if tapped.problems:
+        return render(game, viewer, tapped.state, problems=tapped.problems, status=422, refused_at=refused_at)
+    if viewer.fragment:
+        return shared_sheet(game, viewer, tapped.state)
+    return redirect(url_for("games.sheet", token=game.token), code=303)
 
 
 @bp.after_app_request

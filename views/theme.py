@@ -1,6 +1,6 @@
 """Light or dark: the phone's own setting, unless the switch in the header chose otherwise."""
 
-from flask import Blueprint, abort, redirect, request
+from flask import Blueprint, abort, has_request_context, redirect, request
 from werkzeug.wrappers import Response
 
 from views.language import safe_next
@@ -24,6 +24,6 @@ def switch(name: str) -> Response:
 
 @bp.app_context_processor
 def theme_context() -> dict[str, object]:
-    """Give every template the chosen look, or None to follow the phone's setting."""
-    chosen = request.cookies.get(COOKIE)
+    """Give every template the chosen look, or None to follow the phone's setting (and for a live push, which has no phone)."""
+    chosen = request.cookies.get(COOKIE) if has_request_context() else None
     return {"theme": chosen if chosen in THEMES else None}

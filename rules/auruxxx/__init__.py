@@ -1,20 +1,28 @@
 """AURUXXX – Die Goldene Zwölf, one package: its rules (``score``), its part of the record (``record``) and its fold (``history``).
 
-The rules are re-exported, so ``rules.auruxxx.score_game`` reads as the game's; the names
-at the end are the game's entry in the registry (``rules.games.GameRules``).
+Its modules are imported by name (``from rules.auruxxx.score import ...``); the package itself
+exports only ``AURUXXX``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
-from rules.auruxxx import history, record
-from rules.auruxxx.score import *  # noqa: F403
+from rules.auruxxx import history, record, score
+from rules.games import GameRules
 
-KIND = record.KIND
-TITLE = "AURUXXX – Die Goldene Zwölf"
-SETUP_KEYS = record.SETUP_KEYS
-parse = record.parse
-serialise = record.serialise
-result = record.result
-problems = game_problems  # noqa: F405
-stages = history.stages
-split_open = history.split_open
-fold = history.fold
-step = history.step
+__all__ = ["AURUXXX"]
+
+AURUXXX: GameRules[score.Game, history.AuruxxxTable] = GameRules(
+    kind=record.KIND,
+    title="AURUXXX – Die Goldene Zwölf",
+    setup_keys=record.SETUP_KEYS,
+    game_type=score.Game,
+    table_type=history.AuruxxxTable,
+    parse=record.parse,
+    serialise=record.serialise,
+    result=record.result,
+    problems=score.game_problems,
+    first_player=score.first_player,
+    stages=history.stages,
+    split_open=history.split_open,
+    fold=history.fold,
+    step=history.step,
+)
+"""AURUXXX – Die Goldene Zwölf, as the registry knows it."""

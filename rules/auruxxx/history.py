@@ -25,7 +25,8 @@ from rules.auruxxx.score import (
     hand_problems,
     pass_problems,
 )
-from rules.history import Change, Stages, TableEvent, finished, payload, player, position
+from rules.games import Change, TableEvent
+from rules.history import Stages, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 
 _PAYLOAD_KEYS = {
@@ -264,6 +265,11 @@ def split_open(game: Game) -> tuple[Game, list[Change]]:
         if who in so_far.hands:
             taps.append(("hand", {"round": index, "player": who, "hand": serialise_hand(so_far.hands[who])}))
     return finished, taps
+
+
+def may_enter_hand(table: AuruxxxTable, player: str) -> bool:
+    """Return whether a player's hand can be entered now: the round being played has ended, by someone else."""
+    return table.current is not None and table.current.finisher is not None and table.current.finisher != player
 
 
 def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:

@@ -179,6 +179,15 @@ def figure_holder(rounds: Sequence[Round]) -> str | None:
     return holder
 
 
+def nobody_may_hold_after(rounds: Sequence[Round]) -> bool:
+    """Return whether the round after ``rounds`` may end with nobody holding the Happy-Man figure: only while nobody has held it.
+
+    >>> nobody_may_hold_after([]), nobody_may_hold_after([Round(finisher="A", golden12=1, happy_man="B")])
+    (True, False)
+    """
+    return figure_holder(rounds) is None
+
+
 @dataclass(frozen=True, kw_only=True)
 class RoundScore:
     """A player's round score together with every step that led to it, for the sheet to explain."""

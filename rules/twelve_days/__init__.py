@@ -1,20 +1,28 @@
 """12 Days (with 8 Nights and 8 Players), one package: its rules (``score``), its part of the record (``record``) and its fold (``history``).
 
-The rules are re-exported, so ``rules.twelve_days.score_game`` reads as the game's; the names
-at the end are the game's entry in the registry (``rules.games.GameRules``).
+Its modules are imported by name (``from rules.twelve_days.score import ...``); the package itself
+exports only ``TWELVE_DAYS``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
-from rules.twelve_days import history, record
-from rules.twelve_days.score import *  # noqa: F403
+from rules.twelve_days import history, record, score
+from rules.games import GameRules
 
-KIND = record.KIND
-TITLE = "12 Days"
-SETUP_KEYS = record.SETUP_KEYS
-parse = record.parse
-serialise = record.serialise
-result = record.result
-problems = game_problems  # noqa: F405
-stages = history.stages
-split_open = history.split_open
-fold = history.fold
-step = history.step
+__all__ = ["TWELVE_DAYS"]
+
+TWELVE_DAYS: GameRules[score.Game, history.TwelveDaysTable] = GameRules(
+    kind=record.KIND,
+    title="12 Days",
+    setup_keys=record.SETUP_KEYS,
+    game_type=score.Game,
+    table_type=history.TwelveDaysTable,
+    parse=record.parse,
+    serialise=record.serialise,
+    result=record.result,
+    problems=score.game_problems,
+    first_player=score.first_player,
+    stages=history.stages,
+    split_open=history.split_open,
+    fold=history.fold,
+    step=history.step,
+)
+"""12 Days, as the registry knows it."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules.history import Change, Stages, TableEvent, effective, finished, payload, player, position
+from rules.games import Change, TableEvent
+from rules.history import UNDO, Stages, effective, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
 from rules.twelve_days.record import read_card, read_day, read_hand
 from rules.twelve_days.score import (
@@ -183,23 +184,34 @@ def split_open(game: Game) -> tuple[Game, list[Change]]:
     return replace(game, open_day=None), taps
 
 
+def gift_due(table: TwelveDaysTable) -> str | None:
+    """Return who won the open day with a Claus card and must give it away, once every card is in; else None."""
+    current = table.current
+    if current is None or len(current.played) < len(table.game.players):
+        return None
+    decision = reveal(current.played)
+    return decision.winner if decision.claus_win else None
+
+
 def final_hand(table: TwelveDaysTable, player: str) -> tuple[Card, ...] | None:
     """Return a player's final hand as entered so far, or None: what the final-hand form edits."""
     return table.hands.get(player)
 
 
-def revealed_on(events: Sequence[TableEvent], index: int) -> list[int]:
-    """Return the changes that revealed a card on day ``index`` (or gave it away) and still count.
+def clearing(events: Sequence[TableEvent], index: int) -> list[Change]:
+    """Return the undos that take back every card revealed on day ``index`` (and a gift) that still counts, newest first.
 
-    Undoing them, newest first, leaves the day as if nobody had revealed anything: what
-    quick mode needs before it can note who takes the day.
+    Stored together, they leave the day as if nobody had revealed anything: what quick mode
+    needs before it can note who takes the day.
 
-    >>> revealed_on([TableEvent(1, "card", {"day": 0, "player": "A", "card": 3}),
-    ...              TableEvent(2, "card", {"day": 0, "player": "B", "card": 5}),
-    ...              TableEvent(3, "undo", {"event": 2})], 0)
-    [1]
+    >>> clearing([TableEvent(1, "card", {"day": 0, "player": "A", "card": 3}),
+    ...           TableEvent(2, "card", {"day": 0, "player": "B", "card": 5}),
+    ...           TableEvent(3, "card", {"day": 0, "player": "C", "card": 7}),
+    ...           TableEvent(4, "undo", {"event": 2})], 0)
+    [('undo', {'event': 3}), ('undo', {'event': 1})]
     """
-    return [
+    revealed = [
         event.seq for event in effective(events)
         if event.kind in ("card", "gift") and isinstance(event.payload, Mapping) and event.payload.get("day") == index
     ]
+    return [(UNDO, {"event": seq}) for seq in reversed(revealed)]

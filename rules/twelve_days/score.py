@@ -84,6 +84,25 @@ def find_variant(name: str) -> Variant:
     return VARIANTS[name]
 
 
+def copies_left(variant: Variant, played: Mapping[str, Card]) -> dict[Card, int]:
+    """Return how many copies of each card of the variant are still unrevealed on a day: the deck's, less those revealed.
+
+    >>> copies_left(EIGHT_NIGHTS, {"A": 1, "B": 3})[1], copies_left(STANDARD, {"A": SANTA})[SANTA]
+    (0, 0)
+    """
+    revealed = Counter(played.values())
+    return {card: variant.copies(card) - revealed[card] for card in variant.cards}
+
+
+def passes_to(players: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Return who passes a card to whom before a day: everyone to the next player in seating order, the last to the first.
+
+    >>> passes_to(["A", "B", "C"])
+    (('A', 'B'), ('B', 'C'), ('C', 'A'))
+    """
+    return tuple((giver, players[(seat + 1) % len(players)]) for seat, giver in enumerate(players))
+
+
 def card_value(card: Card) -> int:
     """Return what a card counts when the day is decided: its number, 0 for a Claus.
 

@@ -8,6 +8,12 @@
 // A refused tap is reported in a notice that stays until the player has read it, outside the
 // part of the page the live updates replace; the taps after it still go.
 //
+// What waits is marked by one attribute contract, the same for every game: whatever shows a
+// waiting tap gets `data-pending`, and the sheet's stylesheet draws it. A form fills its empty
+// slots first, one per waiting tap (elements marked `data-slot="empty"`, e.g. pass boxes); a form
+// naming a face (`data-pending-in`, a selector) shows `data-pending-shows` there (a card just
+// revealed); otherwise its button is marked.
+//
 // Why here and not in the service worker (Workbox's background sync): the sheet must show each
 // waiting tap where it was made, count them, and say which one the server refused and why; all
 // that lives in the page. Taps wait only while their sheet is open (or until it is opened again),
@@ -78,12 +84,11 @@
   function showPending() {
     const current = sheet();
     if (current) {
-      current.querySelectorAll(".box.pending").forEach((box) => box.classList.remove("crossed", "pending"));
       current.querySelectorAll("[data-pending-was]").forEach((face) => {
         face.textContent = face.dataset.pendingWas;
         delete face.dataset.pendingWas;
       });
-      current.querySelectorAll(".pending").forEach((element) => element.classList.remove("pending"));
+      current.querySelectorAll("[data-pending]").forEach((element) => delete element.dataset.pending);
       const counts = new Map();
       taps.forEach((tap) => counts.set(tap.identity, (counts.get(tap.identity) || 0) + 1));
       current.querySelectorAll("form[hx-post]").forEach((form) => {
@@ -94,17 +99,18 @@
     showBanner();
   }
 
-  // A pass box fills its next empty box per waiting tap; a card shows on its face; anything else is outlined.
+  // A form fills its next empty slot per waiting tap; past its slots its button is marked, and a named face shows the tap.
   function mark(form, waiting) {
-    const empty = [...form.querySelectorAll(".box:not(.crossed)")];
-    empty.slice(0, waiting).forEach((box) => box.classList.add("crossed", "pending"));
+    const empty = [...form.querySelectorAll('[data-slot="empty"]')];
+    empty.slice(0, waiting).forEach((slot) => (slot.dataset.pending = ""));
     if (empty.length >= waiting) return;
-    form.querySelector("button")?.classList.add("pending");
+    const button = form.querySelector("button");
+    if (button) button.dataset.pending = "";
     const face = form.dataset.pendingIn && document.querySelector(form.dataset.pendingIn);
     if (face && form.dataset.pendingShows) {
       face.dataset.pendingWas ??= face.textContent;
       face.textContent = form.dataset.pendingShows;
-      face.classList.add("pending");
+      face.dataset.pending = "";
     }
   }
 

@@ -11,7 +11,7 @@ document.addEventListener("click", async (event) => {
   const text = button.dataset.shareText;
   if (navigator.share) {
     try {
-      await navigator.share({ text, url: button.dataset.shareUrl });
+      await navigator.share({ text, url: new URL(button.dataset.shareUrl, document.baseURI).href });
     } catch (cancelled) {
       // The player closed the share sheet: nothing to do.
     }

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
+
+from tests.waiting import until
 
 WAIT = 10_000
 """Milliseconds to wait for anything the phones do (a generous bound, never a pause)."""
@@ -38,10 +39,7 @@ def table_address(page: Page, sheet: str, base: str) -> str:
 
 def eventually(phone: Page, script: str, arg: object = None, timeout: float = 10_000) -> None:
     """Wait until an (async) script in the page answers true: ``wait_for_function`` does not wait for promises."""
-    deadline = time.monotonic() + timeout / 1000
-    while not phone.evaluate(script, arg):
-        assert time.monotonic() < deadline, f"still false after {timeout} ms: {script}"
-        phone.wait_for_timeout(100)
+    until(lambda: phone.evaluate(script, arg), what=script, seconds=timeout / 1000)
 
 
 def install(phone: Page) -> None:
@@ -54,7 +52,7 @@ def install(phone: Page) -> None:
 
 def crossed(page: Page, seat: int) -> Locator:
     """Return the crossed boxes of a seat in the current round that the server counted (not those still waiting)."""
-    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed:not(.pending)")
+    return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed:not([data-pending])")
 
 
 def pass_cross(page: Page, seat: int, times: int = 1) -> None:

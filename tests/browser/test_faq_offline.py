@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.taps import eventually
+from tests.waiting import PATIENCE_SECONDS
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +70,7 @@ def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: 
 def server_top(live_server: str, query: str, game: str, lang: str) -> list[str]:
     """Return the ids of the server's best three answers to a query."""
     address = f"{live_server}/faq/search?" + urllib.parse.urlencode({"q": query, "game": game, "lang": lang})
-    with urllib.request.urlopen(urllib.request.Request(address, headers={"Accept": "application/json"}), timeout=10) as got:
+    with urllib.request.urlopen(urllib.request.Request(address, headers={"Accept": "application/json"}), timeout=PATIENCE_SECONDS) as got:
         return [hit["id"] for hit in json.load(got)][:3]
 
 

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from rules import record, twelve_days
+from rules import record
+from rules.twelve_days import score as twelve_days
 
 pytestmark = pytest.mark.browser
 

@@ -19,6 +19,7 @@ import pytest
 
 from faq.content import load
 from faq.search import Index
+from tests.waiting import PATIENCE_SECONDS
 
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "offline_search.js"
@@ -36,7 +37,7 @@ def offline_top(index: Index, asked: list[dict[str, str]], limit: int = 3) -> li
     node = shutil.which("node")
     assert node, "node is needed to run the offline search (the Makefile installs it with npm)"
     data = json.dumps({"index": index.offline(), "asked": asked, "limit": limit})
-    done = subprocess.run([node, str(RUNNER)], input=data, capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run([node, str(RUNNER)], input=data, capture_output=True, text=True, timeout=PATIENCE_SECONDS * 4, check=True)
     found: list[list[str]] = json.loads(done.stdout)
     return found
 

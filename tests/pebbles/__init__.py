@@ -16,10 +16,10 @@ from views import sheets
 @contextmanager
 def registered() -> Iterator[None]:
     """Register Pebbles in both registries for the duration of a test, and take it out again."""
-    games.register(rules)
-    sheets.register(views)
+    games.register(rules.PEBBLES)
+    sheets.register(views.PEBBLES_SHEET)
     try:
         yield
     finally:
-        del games.GAMES[rules.KIND]
-        del sheets.SHEETS[views.KIND]
+        del games.GAMES[rules.PEBBLES.kind]
+        del sheets.SHEETS[views.PEBBLES_SHEET.kind]

@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from rules import history, record
-from rules.games import Table
+from rules.games import Table, TableEvent
 from rules.auruxxx.history import AuruxxxTable
-from rules.history import TableEvent
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.record import read_day
 from rules.problems import Illegal
@@ -28,7 +27,7 @@ class Table:
     def tap(self, kind: str, **payload: Any) -> Table[Any]:
         """Append an event if the rules allow it and return the game it leads to."""
         event = TableEvent(self.events[-1].seq + 1 if self.events else 1, kind, payload)
-        table = history.check(self.setup, self.events, event)
+        table = history.check(self.setup, self.events, [event])
         self.events.append(event)
         return table
 

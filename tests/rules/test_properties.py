@@ -12,19 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import auruxxx, history, record, twelve_days
+from rules import history, record
+from rules.auruxxx import score as auruxxx
+from rules.twelve_days import score as twelve_days
 from rules.problems import Illegal
 from rules.twelve_days.history import TwelveDaysTable
-from tests.rules.strategies import (
-    Record,
-    auruxxx_histories,
-    auruxxx_records,
-    complete_twelve_days_records,
-    players,
-    records,
-    twelve_days_histories,
-    twelve_days_records,
-)
+from tests.rules.auruxxx_strategies import auruxxx_histories, auruxxx_records
+from tests.rules.strategies import Record, players, records
+from tests.rules.twelve_days_strategies import complete_twelve_days_records, twelve_days_histories, twelve_days_records
 
 DAY_POINTS = {"standard": 78, "8nights": 36, "8players": 78}
 """Points of all day cards together, per variant, as the rulebook states them."""

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import auruxxx as auruxxx_rules
 from rules import record
-from rules import twelve_days as twelve_days_rules
+from rules.auruxxx import score as auruxxx_rules
+from rules.twelve_days import score as twelve_days_rules
 from rules.problems import Illegal, is_invisible
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 

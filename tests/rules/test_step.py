@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import record
-from rules.games import Table
-from rules.history import TableEvent, check, fold
+from rules.games import Table, TableEvent
+from rules.history import check, fold
 from rules.problems import Illegal
-from tests.rules.strategies import auruxxx_histories, twelve_days_histories
+from tests.rules.auruxxx_strategies import auruxxx_histories
+from tests.rules.twelve_days_strategies import twelve_days_histories
 
 Record = dict[str, Any]
 Outcome = tuple[str, object]
@@ -104,12 +105,12 @@ def play(draw: st.DrawFn, setup: Record, sent: Sequence[tuple[str, Record]]) -> 
         elif kind == "stray":
             kind, payload = stray(draw, setup, seq, table)
         new = TableEvent(seq, kind, payload)
-        stepped = outcome(lambda: check(setup, history, new, table=table))
+        stepped = outcome(lambda: check(setup, history, [new], table=table))
         whole = outcome(lambda: fold(setup, [*history, new]))
         assert stepped == whole, (new, history)
         if whole[0] == "table":
             history.append(new)
-            table = check(setup, history[:-1], new, table=table)
+            table = check(setup, history[:-1], [new], table=table)
     return len(history)
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from rules import record, twelve_days
+from rules import record
+from rules.twelve_days import score as twelve_days
 from rules.problems import Illegal
 
 S, M = "santa", "mrs_claus"

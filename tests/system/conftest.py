@@ -8,7 +8,6 @@ one, the tests that need it are skipped, except under CI=true, where a skip fail
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, create_engine

@@ -17,9 +17,10 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from models import Event, Game
-from rules.history import TableEvent, fold
-from testbed.servers import GunicornServer
+from rules.games import TableEvent
+from rules.history import fold
 from testbed.phones import Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
 
 pytestmark = pytest.mark.system
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import socket
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from sqlalchemy import Engine, select
 from models import Event, Game
 from testbed.servers import GunicornServer
 from testbed.phones import LiveStream, Phone, finish_round, new_auruxxx_game
+from tests.waiting import PATIENCE_SECONDS, until
 
 pytestmark = pytest.mark.system
 
@@ -171,10 +171,7 @@ def test_the_access_log_never_shows_a_game_token(server: GunicornServer) -> None
     host.get(f"/g/{token}/record.json", headers={"Referer": f"{server.base}/g/{token}"})
     stream = LiveStream(f"{server.base}/g/{token}/live?since=0").start()
     stream.close()
-    deadline = time.monotonic() + 30
-    while "/live?since=0" not in server.log_text() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    log = server.log_text()
+    log = until(lambda: "/live?since=0" in (text := server.log_text()) and text, what="the stream's access line")
     assert "/g/…/live?since=0" in log
     assert token not in log
     assert "/g/…/pass" in log and "/g/…/record.json" in log
@@ -214,7 +211,7 @@ def test_six_undos_naming_the_same_change_at_once_undo_exactly_one(server: Gunic
 
 def raw_request(server: GunicornServer, head: str, body: bytes = b"") -> bytes:
     """Send bytes exactly as written (no client rewrites the path) and return everything read until the server closes."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as connection:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE_SECONDS) as connection:
         connection.sendall(head.encode() + body)
         answer = b""
         while chunk := connection.recv(65536):
@@ -232,9 +229,7 @@ def test_a_percent_encoded_game_address_never_shows_its_token_in_the_access_log(
             server, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nReferer: {server.base}/%67/{token}\r\nConnection: close\r\n\r\n"
         )
         assert answer.startswith(b"HTTP/1.1 200" if "%2567" not in path else b"HTTP/1.1 404"), (path, answer[:100])
-    deadline = time.monotonic() + 10
-    while (log := server.log_text()).count('/%67/…') < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)  # until gunicorn has written both access lines
+    log = until(lambda: (text := server.log_text()).count("/%67/…") >= 2 and text, what="both access lines")
     assert token not in log
     assert '"GET /%67/… HTTP/1.1" 200' in log and '"GET /%67/…/record.json HTTP/1.1" 200' in log
     no_server_errors(server)

@@ -4,7 +4,8 @@ Building an app is slow (the FAQ search index is built on every ``create_app``),
 tests share two apps for the whole session and get a pristine copy of a database migrated once
 instead: ``plain_app`` does not ask forms for a CSRF token, so most view tests post forms the
 way a phone does minus the token; ``strict_app`` keeps CSRF protection on, like ``app`` of
-``tests/conftest.py``, for the tests that prove a form without its token is refused.
+``tests/conftest.py``, for the tests that prove a form without its token is refused. ``driver``
+plays a table on ``plain_app`` (``tests/web/driver.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 from infra.config import TestConfig
 from models import db
+from tests.web import auruxxx_states, twelve_days_states
+from tests.web.driver import TableDriver
+
+GAME_STATES = (auruxxx_states, twelve_days_states)
+"""Each game's states and forms, registered in ``tests.web.states`` as these modules load: one line per game."""
 
 
 def file_app(database: Path, *, csrf: bool) -> Flask:
@@ -100,3 +106,9 @@ def strict_client(strict_app: Flask) -> FlaskClient:
 def strict_runner(strict_app: Flask) -> FlaskCliRunner:
     """Return a runner for the command-line commands of ``strict_app``."""
     return strict_app.test_cli_runner()
+
+
+@pytest.fixture
+def driver(plain_app: Flask, plain_client: FlaskClient) -> TableDriver:
+    """Return the phones of one table on ``plain_app``: start a game, tap, enter hands, read what came of it."""
+    return TableDriver(plain_app, plain_client)

@@ -21,8 +21,9 @@ from jinja2_fragments.flask import template_block_rendered
 from sqlalchemy import select
 
 from models import Game, db
-from rules import auruxxx, twelve_days
-from tests.web.states import start, tap
+from rules.auruxxx import score as auruxxx
+from rules.twelve_days import score as twelve_days
+from tests.web.driver import start, tap
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 

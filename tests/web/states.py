@@ -1,8 +1,10 @@
 """Games in the states the hostile-input and security tests send requests to, and ways to count what is stored.
 
-Each state is built once per test module through the test client, the way phones build it;
-``clone`` then copies a built game (players and history) under new tokens, which is far
-cheaper than replaying its taps for every generated example.
+Each game's tests register their states (``tests/web/<game>_states.py``, imported once by
+``tests/web/conftest.py``), and the fields its forms send with values a phone would send. Each
+state is built once per test module through the test client, the way phones build it; ``clone``
+then copies a built game (players and history) under new tokens, which is far cheaper than
+replaying its taps for every generated example.
 """
 
 from __future__ import annotations
@@ -12,116 +14,36 @@ from dataclasses import dataclass
 
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from models import CardTable, Event, Game, Player, SeatClaim, db
-from rules import auruxxx, twelve_days
+from models import CardTable, Event, Game, Player, SeatClaim, db, stored_events
 
-PLAYERS = ["Anna", "Ben", "Cleo"]
+State = Callable[[FlaskClient], str]
+"""Builds a game in one state through a test client and returns its edit token."""
 
-
-def start(client: FlaskClient, kind: str, names: list[str] = PLAYERS, **fields: str) -> str:
-    """Start a game through the new-game form and return its edit token."""
-    response = client.post(f"/new/{kind}", data={"player": names, "action": "start", **fields})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return str(response.headers["Location"]).removeprefix("/g/")
-
-
-def tap(client: FlaskClient, token: str, route: str, **data: str) -> None:
-    """Post a tap that must count."""
-    response = client.post(f"/g/{token}/{route}", data=data)
-    assert response.status_code == 303, (route, data, response.status_code, response.get_data(as_text=True)[-2000:])
+STATES: dict[str, State] = {}
+"""Every registered state, by name."""
+FORMS: dict[str, tuple[str, ...]] = {}
+"""The fields each POST route of a game sends, by endpoint."""
+VALUES: dict[str, st.SearchStrategy[str]] = {}
+"""Values a phone would send for a game's own fields, by field name."""
 
 
-def _auruxxx_round(client: FlaskClient, token: str, index: int) -> None:
-    """Play one AURUXXX round: Anna passes, Ben ends it with one Golden 12, the others count their hands."""
-    _auruxxx_finish(client, token, index)
-    tap(client, token, "hand/0", round=str(index), action="save-points", points="10")
-    tap(client, token, "hand/2", round=str(index), action="save-points", points="5")
+def state(name: str) -> Callable[[State], State]:
+    """Register a function that builds a game in the state ``name``."""
+
+    def registered(build: State) -> State:
+        STATES[name] = build
+        return build
+
+    return registered
 
 
-def _auruxxx_finish(client: FlaskClient, token: str, index: int) -> None:
-    """Record a pass cross for Anna and Ben's finish of round ``index``."""
-    tap(client, token, "pass", player="Anna", round=str(index))
-    tap(client, token, "finish", player="Ben", round=str(index), golden12="1")
-
-
-def auruxxx_fresh(client: FlaskClient) -> str:
-    """A new AURUXXX game: the first round is open and empty."""
-    return start(client, "auruxxx")
-
-
-def auruxxx_finisher_known(client: FlaskClient) -> str:
-    """The first round is ended: the finisher is known, the other hands are still to be counted."""
-    token = start(client, "auruxxx")
-    _auruxxx_finish(client, token, 0)
-    return token
-
-
-def auruxxx_round_finished(client: FlaskClient) -> str:
-    """The first round is finished (and can be corrected); the second is open."""
-    token = start(client, "auruxxx")
-    _auruxxx_round(client, token, 0)
-    return token
-
-
-def auruxxx_over(client: FlaskClient) -> str:
-    """Every round is played: the game is over and offers a rematch."""
-    token = start(client, "auruxxx")
-    for index in range(auruxxx.ROUNDS):
-        _auruxxx_round(client, token, index)
-    return token
-
-
-def twelve_days_fresh(client: FlaskClient) -> str:
-    """A new 12 Days game: day 1 is open and nobody has revealed a card."""
-    return start(client, "12days", variant="standard")
-
-
-def twelve_days_card_revealed(client: FlaskClient) -> str:
-    """Day 1 is open and one card is revealed."""
-    token = start(client, "12days", variant="standard")
-    tap(client, token, "card", day="0", player="Anna", card="5")
-    return token
-
-
-def twelve_days_gift_due(client: FlaskClient) -> str:
-    """Every card of day 1 is revealed and Anna won with Santa: she has to give the day away."""
-    token = start(client, "12days", variant="standard")
-    for player, card in (("Anna", "santa"), ("Ben", "3"), ("Cleo", "7")):
-        tap(client, token, "card", day="0", player=player, card=card)
-    return token
-
-
-def twelve_days_day_finished(client: FlaskClient) -> str:
-    """Day 1 is decided (Ben wins with the 2); day 2 is open."""
-    token = start(client, "12days", variant="standard")
-    for player, card in (("Anna", "5"), ("Ben", "2"), ("Cleo", "9")):
-        tap(client, token, "card", day="0", player=player, card=card)
-    return token
-
-
-def twelve_days_days_over(client: FlaskClient) -> str:
-    """Every day is recorded (quick mode); the final hands are still to be entered."""
-    token = start(client, "12days", variant="standard")
-    tap(client, token, "taken", day="0", player="Ben")
-    for day in range(1, twelve_days.STANDARD.days):
-        tap(client, token, "taken", day=str(day), player="")
-    return token
-
-
-STATES: dict[str, Callable[[FlaskClient], str]] = {
-    "auruxxx-fresh": auruxxx_fresh,
-    "auruxxx-finisher-known": auruxxx_finisher_known,
-    "auruxxx-round-finished": auruxxx_round_finished,
-    "auruxxx-over": auruxxx_over,
-    "12days-fresh": twelve_days_fresh,
-    "12days-card-revealed": twelve_days_card_revealed,
-    "12days-gift-due": twelve_days_gift_due,
-    "12days-day-finished": twelve_days_day_finished,
-    "12days-days-over": twelve_days_days_over,
-}
-"""Every state, by name: a function that builds a game in it and returns its edit token."""
+def register_forms(forms: dict[str, tuple[str, ...]], values: dict[str, st.SearchStrategy[str]]) -> None:
+    """Register a game's forms: the fields each of its POST routes sends, and plausible values for its own fields."""
+    FORMS.update(forms)
+    VALUES.update(values)
 
 
 @dataclass(frozen=True)
@@ -148,15 +70,13 @@ def clone(app: Flask, game_id: int) -> Tokens:
         assert original is not None
         copy = Game(
             kind=original.kind,
-            variant=original.variant,
-            house_rules=dict(original.house_rules),
-            first_dealer=original.first_dealer,
+            options=dict(original.options),
             card_table=CardTable(),
         )
         copy.players = [Player(seat=player.seat, name=player.name) for player in original.players]
         db.session.add(copy)
         db.session.flush()
-        for event in original.events:
+        for event in stored_events(original):
             db.session.add(
                 Event(
                     game_id=copy.id,

@@ -7,7 +7,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from models import Event, Game, Player, StaleError, append_event, db
-from rules.history import TableEvent
+from rules.games import TableEvent
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from models import Event, Game, db, table_of
+from models import Event, Game, db, stored_events
 from rules import record
-from rules.auruxxx.history import AuruxxxTable
+from tests.web.driver import TableDriver
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}
@@ -25,67 +24,23 @@ EMPTY_CARDS = {"numbers": [], "fifty": 0, "action": 0, "happy_man": 0, "two": 0,
 # --- Helpers ---------------------------------------------------------------------------------
 
 
-def start(client: FlaskClient, names: list[str] = PLAYERS, **fields: str) -> str:
-    """Start an AURUXXX game through the form and return its token."""
-    response = client.post("/new/auruxxx", data={"player": names, "action": "start", **fields})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return str(response.headers["Location"]).removeprefix("/g/")
-
-
-def post(client: FlaskClient, token: str, route: str, headers: dict[str, str] | None = None, **data: str) -> TestResponse:
-    """Post a form of the game's sheet, in English unless told otherwise."""
-    return client.post(f"/g/{token}/{route}", data=data, headers=headers if headers is not None else EN)
-
-
-def tap(client: FlaskClient, token: str, route: str, **data: str) -> None:
-    """Post a tap that must count."""
-    response = client.post(f"/g/{token}/{route}", data=data, headers=EN)
-    assert response.status_code == 303, (response.status_code, problems(response))
-
-
-def finish(client: FlaskClient, token: str, round_: int, player: str, golden12: int = 1) -> None:
+def finish(driver: TableDriver, token: str, round_: int, player: str, golden12: int = 1) -> None:
     """Record who ended a round with how many Golden 12."""
-    tap(client, token, "finish", round=str(round_), player=player, golden12=str(golden12))
+    driver.tap(token, "finish", round=str(round_), player=player, golden12=str(golden12))
 
 
-def hand(client: FlaskClient, token: str, seat: int, round_: int, cards: str = "", typed: int | None = None) -> None:
+def hand(driver: TableDriver, token: str, seat: int, round_: int, cards: str = "", typed: int | None = None) -> None:
     """Save a hand from the keypad: its cards, or a typed total."""
     if typed is None:
-        tap(client, token, f"hand/{seat}", round=str(round_), action="save", cards=cards)
+        driver.hand(token, f"hand/{seat}", round=str(round_), cards=cards)
     else:
-        tap(client, token, f"hand/{seat}", round=str(round_), action="save-points", points=str(typed))
-
-
-def events(app: Flask, token: str) -> list[tuple[str, dict[str, Any]]]:
-    """Return the kind and payload of every stored event of a game, in order."""
-    with app.app_context():
-        game = db.session.scalar(select(Game).where(Game.token == token))
-        assert game is not None
-        return [(event.kind, dict(event.payload)) for event in game.events]
+        driver.hand(token, f"hand/{seat}", round=str(round_), action="save-points", points=str(typed))
 
 
 def event_count(app: Flask) -> int:
     """Return how many events the database holds, over all games."""
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Event)) or 0
-
-
-def table(app: Flask, token: str) -> AuruxxxTable:
-    """Return what the game's history adds up to."""
-    with app.app_context():
-        game = db.session.scalar(select(Game).where(Game.token == token))
-        assert game is not None
-        folded = table_of(game)
-    assert isinstance(folded, AuruxxxTable)
-    return folded
-
-
-def problems(response: TestResponse) -> list[str]:
-    """Return the refusal messages a response shows in its problems box."""
-    box = re.search(r'<div class="problems" role="alert">(.*?)</div>', response.get_data(as_text=True), re.S)
-    if box is None:
-        return []
-    return [html.unescape(text) for text in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)]
 
 
 def assert_fragment(response: TestResponse, root_id: str) -> None:
@@ -127,17 +82,17 @@ def display(number: int | float, separator: str) -> str:
 
 
 @pytest.fixture
-def token(plain_client: FlaskClient) -> str:
+def token(driver: TableDriver) -> str:
     """Return the token of a fresh game of Anna, Ben and Cleo with the default house rules."""
-    return start(plain_client)
+    return driver.start("auruxxx")
 
 
 # --- The sheet and unknown games ------------------------------------------------------------
 
 
-def test_sheet_is_a_whole_page_for_a_browser(plain_client: FlaskClient, token: str) -> None:
+def test_sheet_is_a_whole_page_for_a_browser(driver: TableDriver, token: str) -> None:
     """A plain GET gets the whole page with the sheet, its players and round 1 being played."""
-    response = plain_client.get(f"/g/{token}", headers=EN)
+    response = driver.client.get(f"/g/{token}", headers=EN)
     assert response.status_code == 200
     assert_page(response, "sheet")
     page = response.get_data(as_text=True)
@@ -146,16 +101,16 @@ def test_sheet_is_a_whole_page_for_a_browser(plain_client: FlaskClient, token: s
         assert f'<span class="name">{name}</span>' in page
 
 
-def test_sheet_is_only_the_fragment_for_htmx(plain_client: FlaskClient, token: str) -> None:
+def test_sheet_is_only_the_fragment_for_htmx(driver: TableDriver, token: str) -> None:
     """An htmx GET gets only the ``#sheet`` block."""
-    response = plain_client.get(f"/g/{token}", headers=HTMX)
+    response = driver.client.get(f"/g/{token}", headers=HTMX)
     assert response.status_code == 200
     assert_fragment(response, "sheet")
 
 
-def test_htmx_history_restore_gets_the_whole_page(plain_client: FlaskClient, token: str) -> None:
+def test_htmx_history_restore_gets_the_whole_page(driver: TableDriver, token: str) -> None:
     """htmx restoring its history asks for the whole page and gets it."""
-    response = plain_client.get(f"/g/{token}", headers={**HTMX, "HX-History-Restore-Request": "true"})
+    response = driver.client.get(f"/g/{token}", headers={**HTMX, "HX-History-Restore-Request": "true"})
     assert_page(response, "sheet")
 
 
@@ -164,19 +119,17 @@ GAME_POSTS = ["/undo", "/rematch", "/pass", "/happy-man", "/finish", "/hand/0", 
 
 
 @pytest.mark.parametrize("route", GAME_GETS)
-def test_unknown_token_is_not_found_for_every_page(plain_client: FlaskClient, token: str, route: str) -> None:
+def test_unknown_token_is_not_found_for_every_page(driver: TableDriver, token: str, route: str) -> None:
     """A token no game has is a missing page, wherever it is used."""
-    assert plain_client.get(f"/g/{token}x{route}").status_code == 404
-    assert plain_client.get(f"/g/nope{route}").status_code == 404
+    assert driver.client.get(f"/g/{token}x{route}").status_code == 404
+    assert driver.client.get(f"/g/nope{route}").status_code == 404
 
 
 @pytest.mark.parametrize("route", GAME_POSTS)
-def test_unknown_token_is_not_found_for_every_form(
-    plain_app: Flask, plain_client: FlaskClient, token: str, route: str
-) -> None:
+def test_unknown_token_is_not_found_for_every_form(driver: TableDriver, plain_app: Flask, token: str, route: str) -> None:
     """A form posted to a token no game has is a missing page and writes nothing."""
     data = {"player": "Anna", "round": "0", "golden12": "1", "action": "save", "points": "3"}
-    assert plain_client.post(f"/g/{token}x{route}", data=data).status_code == 404
+    assert driver.client.post(f"/g/{token}x{route}", data=data).status_code == 404
     with plain_app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1
     assert event_count(plain_app) == 0
@@ -185,82 +138,82 @@ def test_unknown_token_is_not_found_for_every_form(
 # --- Pass crosses ---------------------------------------------------------------------------
 
 
-def test_pass_adds_a_cross(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_pass_adds_a_cross(driver: TableDriver, token: str) -> None:
     """A pass tap stores a ``pass`` event and the sheet shows the cross."""
-    response = post(plain_client, token, "pass", round="0", player="Anna")
+    response = driver.post(token, "pass", round="0", player="Anna")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
-    assert events(plain_app, token) == [("pass", {"round": 0, "player": "Anna"})]
-    current = table(plain_app, token).current
+    assert driver.events(token) == [("pass", {"round": 0, "player": "Anna"})]
+    current = driver.table(token).current
     assert current is not None and current.passes == {"Anna": 1}
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Pass cross for Anna (1 of 3 so far)" in page
 
 
-def test_passes_count_per_player(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_passes_count_per_player(driver: TableDriver, token: str) -> None:
     """Crosses add up per player."""
     for player in ("Anna", "Ben", "Anna"):
-        tap(plain_client, token, "pass", round="0", player=player)
-    current = table(plain_app, token).current
+        driver.tap(token, "pass", round="0", player=player)
+    current = driver.table(token).current
     assert current is not None and current.passes == {"Anna": 2, "Ben": 1}
 
 
-def test_fourth_pass_is_refused_with_the_rules_message(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_fourth_pass_is_refused_with_the_rules_message(driver: TableDriver, token: str) -> None:
     """The 4th cross of a round answers 422 with the rules' message and is not stored."""
     for _ in range(3):
-        tap(plain_client, token, "pass", round="0", player="Anna")
-    response = post(plain_client, token, "pass", round="0", player="Anna")
+        driver.tap(token, "pass", round="0", player="Anna")
+    response = driver.post(token, "pass", round="0", player="Anna")
     assert response.status_code == 422
     assert_page(response, "sheet")
-    assert problems(response) == ["Anna: at most 3 passes per round (got 4)"]
-    assert len(events(plain_app, token)) == 3
+    assert driver.problems() == ["Anna: at most 3 passes per round (got 4)"]
+    assert len(driver.events(token)) == 3
 
 
-def test_refused_pass_under_htmx_is_the_fragment_with_the_message(plain_client: FlaskClient, token: str) -> None:
+def test_refused_pass_under_htmx_is_the_fragment_with_the_message(driver: TableDriver, token: str) -> None:
     """htmx gets the refused tap as the ``#sheet`` fragment with the message."""
     for _ in range(3):
-        tap(plain_client, token, "pass", round="0", player="Ben")
-    response = post(plain_client, token, "pass", headers={**HTMX, **EN}, round="0", player="Ben")
+        driver.tap(token, "pass", round="0", player="Ben")
+    response = driver.post(token, "pass", headers={**HTMX, **EN}, round="0", player="Ben")
     assert response.status_code == 422
     assert_fragment(response, "sheet")
-    assert problems(response) == ["Ben: at most 3 passes per round (got 4)"]
+    assert driver.problems() == ["Ben: at most 3 passes per round (got 4)"]
 
 
-def test_resent_pass_with_the_same_key_counts_once(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_resent_pass_with_the_same_key_counts_once(driver: TableDriver, token: str) -> None:
     """A form sent twice with the same ``key`` stores one cross; both answers look alike."""
-    first = post(plain_client, token, "pass", round="0", player="Anna", key="k-1")
-    again = post(plain_client, token, "pass", round="0", player="Anna", key="k-1")
+    first = driver.post(token, "pass", round="0", player="Anna", key="k-1")
+    again = driver.post(token, "pass", round="0", player="Anna", key="k-1")
     assert first.status_code == again.status_code == 303
-    assert events(plain_app, token) == [("pass", {"round": 0, "player": "Anna"})]
-    post(plain_client, token, "pass", round="0", player="Anna", key="k-2")
-    assert len(events(plain_app, token)) == 2
+    assert driver.events(token) == [("pass", {"round": 0, "player": "Anna"})]
+    driver.post(token, "pass", round="0", player="Anna", key="k-2")
+    assert len(driver.events(token)) == 2
 
 
-def test_pass_under_htmx_answers_with_the_updated_fragment(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_pass_under_htmx_answers_with_the_updated_fragment(driver: TableDriver, token: str) -> None:
     """htmx gets the updated ``#sheet`` fragment with the new cross, not a redirect."""
-    response = post(plain_client, token, "pass", headers={**HTMX, **EN}, round="0", player="Cleo")
+    response = driver.post(token, "pass", headers={**HTMX, **EN}, round="0", player="Cleo")
     assert response.status_code == 200
     assert_fragment(response, "sheet")
     assert "Pass cross for Cleo (1 of 3 so far)" in response.get_data(as_text=True)
-    assert len(events(plain_app, token)) == 1
+    assert len(driver.events(token)) == 1
 
 
-def test_pass_for_a_finished_round_is_refused(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_pass_for_a_finished_round_is_refused(driver: TableDriver, token: str) -> None:
     """A cross for a round already over answers 422 naming the round being played, and writes nothing."""
-    finish(plain_client, token, 0, "Anna")
-    hand(plain_client, token, 1, 0, typed=3)
-    hand(plain_client, token, 2, 0, typed=4)
-    before = events(plain_app, token)
-    response = post(plain_client, token, "pass", round="0", player="Ben")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, typed=3)
+    hand(driver, token, 2, 0, typed=4)
+    before = driver.events(token)
+    response = driver.post(token, "pass", round="0", player="Ben")
     assert response.status_code == 422
-    assert problems(response) == ["round 1 is finished; round 2 is being played"]
-    assert events(plain_app, token) == before
+    assert driver.problems() == ["round 1 is finished; round 2 is being played"]
+    assert driver.events(token) == before
 
 
-def test_pass_for_a_round_not_begun_is_refused(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_pass_for_a_round_not_begun_is_refused(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """A cross for a later round answers 422 and writes nothing."""
-    response = post(plain_client, token, "pass", round="1", player="Ben")
+    response = driver.post(token, "pass", round="1", player="Ben")
     assert response.status_code == 422
-    assert problems(response) == ["round 2 has not begun; round 1 is being played"]
+    assert driver.problems() == ["round 2 has not begun; round 1 is being played"]
     assert event_count(plain_app) == 0
 
 
@@ -269,21 +222,19 @@ def test_pass_for_a_round_not_begun_is_refused(plain_app: Flask, plain_client: F
     [{"round": "0", "player": "Zed"}, {"round": "0"}, {"round": "3", "player": "Anna"}, {"round": "x", "player": "Anna"}],
     ids=["unknown player", "no player", "round 4", "no number"],
 )
-def test_pass_with_a_bad_form_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str, form: dict[str, str]
-) -> None:
+def test_pass_with_a_bad_form_is_refused(driver: TableDriver, plain_app: Flask, token: str, form: dict[str, str]) -> None:
     """A cross for someone not at the table, or for no real round, answers 400 and writes nothing."""
-    response = plain_client.post(f"/g/{token}/pass", data=form)
+    response = driver.client.post(f"/g/{token}/pass", data=form)
     assert response.status_code == 400
     assert event_count(plain_app) == 0
 
 
-def test_a_tap_remembers_the_phone_that_made_it(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_a_tap_remembers_the_phone_that_made_it(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """The device cookie given on the first page is stored with the event."""
-    plain_client.get(f"/g/{token}")
-    cookie = plain_client.get_cookie("device")
+    driver.client.get(f"/g/{token}")
+    cookie = driver.client.get_cookie("device")
     assert cookie is not None and cookie.value
-    tap(plain_client, token, "pass", round="0", player="Anna")
+    driver.tap(token, "pass", round="0", player="Anna")
     with plain_app.app_context():
         stored = db.session.scalar(select(Event))
         assert stored is not None and stored.device == cookie.value
@@ -292,84 +243,84 @@ def test_a_tap_remembers_the_phone_that_made_it(plain_app: Flask, plain_client: 
 # --- The Happy-Man figure ------------------------------------------------------------------
 
 
-def test_happy_man_gives_the_figure_to_a_player(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_happy_man_gives_the_figure_to_a_player(driver: TableDriver, token: str) -> None:
     """A Happy-Man tap stores the holder and the sheet shows who holds the figure."""
-    assert "holds the Happy-Man figure" not in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    assert events(plain_app, token) == [("happy_man", {"round": 0, "player": "Cleo"})]
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert "holds the Happy-Man figure" not in driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    assert driver.events(token) == [("happy_man", {"round": 0, "player": "Cleo"})]
+    page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Cleo holds the Happy-Man figure" in page
     assert "Give the Happy-Man figure to Cleo" not in page
 
 
-def test_happy_man_moves_to_the_next_player_who_plays_one(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_happy_man_moves_to_the_next_player_who_plays_one(driver: TableDriver, token: str) -> None:
     """A second Happy-Man tap moves the figure on."""
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    response = post(plain_client, token, "happy-man", headers={**HTMX, **EN}, round="0", player="Ben")
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    response = driver.post(token, "happy-man", headers={**HTMX, **EN}, round="0", player="Ben")
     assert response.status_code == 200
     assert_fragment(response, "sheet")
     assert "Ben holds the Happy-Man figure" in response.get_data(as_text=True)
-    current = table(plain_app, token).current
+    current = driver.table(token).current
     assert current is not None and current.holder == "Ben"
 
 
-def test_happy_man_holder_carries_into_the_next_round(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_happy_man_holder_carries_into_the_next_round(driver: TableDriver, token: str) -> None:
     """The holder at the end of round 1 still holds the figure in round 2 and halves there."""
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    finish(plain_client, token, 0, "Anna")
-    hand(plain_client, token, 1, 0, typed=10)
-    hand(plain_client, token, 2, 0, typed=10)
-    current = table(plain_app, token).current
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, typed=10)
+    hand(driver, token, 2, 0, typed=10)
+    current = driver.table(token).current
     assert current is not None and (current.index, current.holder) == (1, "Cleo")
-    assert "Cleo holds the Happy-Man figure" in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    finish(plain_client, token, 1, "Anna")
-    hand(plain_client, token, 1, 1, typed=10)
-    hand(plain_client, token, 2, 1, typed=10)
-    rounds = table(plain_app, token).game.rounds
+    assert "Cleo holds the Happy-Man figure" in driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    finish(driver, token, 1, "Anna")
+    hand(driver, token, 1, 1, typed=10)
+    hand(driver, token, 2, 1, typed=10)
+    rounds = driver.table(token).game.rounds
     assert [r.happy_man for r in rounds] == ["Cleo", "Cleo"]
-    assert sheet_cells(plain_client.get(f"/g/{token}", headers=EN)) == ["−5", "10", "5", "−5", "10", "5"]
+    assert sheet_cells(driver.client.get(f"/g/{token}", headers=EN)) == ["−5", "10", "5", "−5", "10", "5"]
 
 
-def test_happy_man_for_an_unknown_player_is_refused(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_happy_man_for_an_unknown_player_is_refused(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """The figure cannot go to someone not at the table."""
-    assert post(plain_client, token, "happy-man", round="0", player="Zed").status_code == 400
+    assert driver.post(token, "happy-man", round="0", player="Zed").status_code == 400
     assert event_count(plain_app) == 0
 
 
 # --- Who ended the round ---------------------------------------------------------------------
 
 
-def test_finish_form_is_a_page_or_a_fragment(plain_client: FlaskClient, token: str) -> None:
+def test_finish_form_is_a_page_or_a_fragment(driver: TableDriver, token: str) -> None:
     """The finish form asks who ended round 1, as a page or as the ``#finish`` fragment for htmx."""
-    response = plain_client.get(f"/g/{token}/finish", headers=EN)
+    response = driver.client.get(f"/g/{token}/finish", headers=EN)
     assert response.status_code == 200
     assert_page(response, "finish")
     page = response.get_data(as_text=True)
     assert "Round 1 is over" in page and 'name="round" value="0"' in page
     for name in PLAYERS:
         assert f'name="player" value="{name}"' in page
-    fragment = plain_client.get(f"/g/{token}/finish", headers=HTMX)
+    fragment = driver.client.get(f"/g/{token}/finish", headers=HTMX)
     assert fragment.status_code == 200
     assert_fragment(fragment, "finish")
 
 
-def test_finish_stores_the_finisher_and_asks_for_the_hands(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_finish_stores_the_finisher_and_asks_for_the_hands(driver: TableDriver, token: str) -> None:
     """A finish stores who ended the round with how many Golden 12; the sheet then asks for the others' hands."""
-    response = post(plain_client, token, "finish", round="0", player="Ben", golden12="2")
+    response = driver.post(token, "finish", round="0", player="Ben", golden12="2")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
-    assert events(plain_app, token) == [("finish", {"round": 0, "player": "Ben", "golden12": 2})]
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert driver.events(token) == [("finish", {"round": 0, "player": "Ben", "golden12": 2})]
+    page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Ben ended the round with 2 Golden 12." in page
     assert f'href="/g/{token}/hand/0"' in page and f'href="/g/{token}/hand/2"' in page
     assert f'href="/g/{token}/hand/1"' not in page
 
 
-def test_finish_under_htmx_navigates_back_to_the_sheet(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_finish_under_htmx_navigates_back_to_the_sheet(driver: TableDriver, token: str) -> None:
     """htmx gets 204 with ``HX-Redirect`` to the sheet after a finish."""
-    response = post(plain_client, token, "finish", headers=HTMX, round="0", player="Ben", golden12="1")
+    response = driver.post(token, "finish", headers=HTMX, round="0", player="Ben", golden12="1")
     assert response.status_code == 204
     assert response.headers["HX-Redirect"] == f"/g/{token}"
-    assert len(events(plain_app, token)) == 1
+    assert len(driver.events(token)) == 1
 
 
 @pytest.mark.parametrize(
@@ -381,220 +332,208 @@ def test_finish_under_htmx_navigates_back_to_the_sheet(plain_app: Flask, plain_c
         ("-1", "Tap how many Golden 12 ended the round."),
     ],
 )
-def test_finish_with_an_impossible_golden12_count_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str, golden12: str, message: str
-) -> None:
+def test_finish_with_an_impossible_golden12_count_is_refused(driver: TableDriver, plain_app: Flask, token: str, golden12: str, message: str) -> None:
     """0, 6 or no number of Golden 12 answers 422 with the form, its message, and nothing stored."""
-    response = post(plain_client, token, "finish", round="0", player="Ben", golden12=golden12)
+    response = driver.post(token, "finish", round="0", player="Ben", golden12=golden12)
     assert response.status_code == 422
     assert_page(response, "finish")
-    assert problems(response) == [message]
+    assert driver.problems() == [message]
     assert event_count(plain_app) == 0
 
 
-def test_refused_finish_under_htmx_is_the_finish_fragment(plain_client: FlaskClient, token: str) -> None:
+def test_refused_finish_under_htmx_is_the_finish_fragment(driver: TableDriver, token: str) -> None:
     """htmx gets a refused finish as the ``#finish`` fragment with the message."""
-    response = post(plain_client, token, "finish", headers={**HTMX, **EN}, round="0", player="Ben", golden12="0")
+    response = driver.post(token, "finish", headers={**HTMX, **EN}, round="0", player="Ben", golden12="0")
     assert response.status_code == 422
     assert_fragment(response, "finish")
-    assert problems(response) == ["the finisher ends the round with 1 to 5 Golden 12 (got 0)"]
+    assert driver.problems() == ["the finisher ends the round with 1 to 5 Golden 12 (got 0)"]
 
 
-def test_finish_by_a_player_who_already_counted_a_hand_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_finish_by_a_player_who_already_counted_a_hand_is_refused(driver: TableDriver, token: str) -> None:
     """Someone whose hand is already in cannot become the finisher of the same round."""
-    finish(plain_client, token, 0, "Ben")
-    hand(plain_client, token, 0, 0, typed=5)
-    before = events(plain_app, token)
-    response = post(plain_client, token, "finish", round="0", player="Anna", golden12="1")
+    finish(driver, token, 0, "Ben")
+    hand(driver, token, 0, 0, typed=5)
+    before = driver.events(token)
+    response = driver.post(token, "finish", round="0", player="Anna", golden12="1")
     assert response.status_code == 422
-    assert problems(response) == ["Anna has already counted a hand this round"]
-    assert events(plain_app, token) == before
+    assert driver.problems() == ["Anna has already counted a hand this round"]
+    assert driver.events(token) == before
 
 
-def test_finish_with_five_golden12_while_a_hand_holds_one_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_finish_with_five_golden12_while_a_hand_holds_one_is_refused(driver: TableDriver, token: str) -> None:
     """g=5 is refused when another hand already holds a Golden 12 (worked example 6)."""
-    finish(plain_client, token, 0, "Ben", golden12=1)
-    hand(plain_client, token, 0, 0, cards="golden12")
-    before = events(plain_app, token)
-    response = post(plain_client, token, "finish", round="0", player="Ben", golden12="5")
+    finish(driver, token, 0, "Ben", golden12=1)
+    hand(driver, token, 0, 0, cards="golden12")
+    before = driver.events(token)
+    response = driver.post(token, "finish", round="0", player="Ben", golden12="5")
     assert response.status_code == 422
-    assert events(plain_app, token) == before
+    assert driver.events(token) == before
 
 
-def test_finish_form_after_the_game_goes_back_to_the_sheet(plain_client: FlaskClient, token: str) -> None:
+def test_finish_form_after_the_game_goes_back_to_the_sheet(driver: TableDriver, token: str) -> None:
     """Once all rounds are over there is nothing to finish: the form sends you to the sheet."""
     for round_ in range(3):
-        finish(plain_client, token, round_, "Anna")
-        hand(plain_client, token, 1, round_, typed=1)
-        hand(plain_client, token, 2, round_, typed=1)
-    response = plain_client.get(f"/g/{token}/finish")
+        finish(driver, token, round_, "Anna")
+        hand(driver, token, 1, round_, typed=1)
+        hand(driver, token, 2, round_, typed=1)
+    response = driver.client.get(f"/g/{token}/finish")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
 
 
 # --- The hand keypad ---------------------------------------------------------------------------
 
 
-def test_keypad_before_the_finish_goes_back_to_the_sheet(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_keypad_before_the_finish_goes_back_to_the_sheet(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """Hands are counted once the finisher is known: before that the keypad sends you to the sheet."""
-    assert plain_client.get(f"/g/{token}/hand/0").status_code == 303
-    response = post(plain_client, token, "hand/0", round="0", action="save-points", points="5")
+    assert driver.client.get(f"/g/{token}/hand/0").status_code == 303
+    response = driver.post(token, "hand/0", round="0", action="save-points", points="5")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
     assert event_count(plain_app) == 0
 
 
-def test_keypad_of_the_finisher_goes_back_to_the_sheet(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_keypad_of_the_finisher_goes_back_to_the_sheet(driver: TableDriver, token: str) -> None:
     """The finisher has no hand: their keypad sends you to the sheet and nothing is stored."""
-    finish(plain_client, token, 0, "Ben")
-    assert plain_client.get(f"/g/{token}/hand/1").status_code == 303
-    response = post(plain_client, token, "hand/1", round="0", action="save-points", points="5")
+    finish(driver, token, 0, "Ben")
+    assert driver.client.get(f"/g/{token}/hand/1").status_code == 303
+    response = driver.post(token, "hand/1", round="0", action="save-points", points="5")
     assert response.status_code == 303
-    assert len(events(plain_app, token)) == 1
+    assert len(driver.events(token)) == 1
 
 
-def test_keypad_of_a_seat_nobody_sits_in_is_not_found(plain_client: FlaskClient, token: str) -> None:
+def test_keypad_of_a_seat_nobody_sits_in_is_not_found(driver: TableDriver, token: str) -> None:
     """Only the table's seats have a keypad."""
-    finish(plain_client, token, 0, "Ben")
-    assert plain_client.get(f"/g/{token}/hand/3").status_code == 404
-    assert plain_client.post(f"/g/{token}/hand/3", data={"action": "save"}).status_code == 404
+    finish(driver, token, 0, "Ben")
+    assert driver.client.get(f"/g/{token}/hand/3").status_code == 404
+    assert driver.client.post(f"/g/{token}/hand/3", data={"action": "save"}).status_code == 404
 
 
-def test_keypad_is_a_page_or_a_fragment(plain_client: FlaskClient, token: str) -> None:
+def test_keypad_is_a_page_or_a_fragment(driver: TableDriver, token: str) -> None:
     """The keypad starts at 0, as a page or as the ``#keypad`` fragment for htmx."""
-    finish(plain_client, token, 0, "Ben")
-    response = plain_client.get(f"/g/{token}/hand/0", headers=EN)
+    finish(driver, token, 0, "Ben")
+    response = driver.client.get(f"/g/{token}/hand/0", headers=EN)
     assert response.status_code == 200
     assert_page(response, "keypad")
     assert "Hand of Anna" in response.get_data(as_text=True)
     assert keypad_sum(response) == "0"
-    fragment = plain_client.get(f"/g/{token}/hand/2", headers=HTMX)
+    fragment = driver.client.get(f"/g/{token}/hand/2", headers=HTMX)
     assert fragment.status_code == 200
     assert_fragment(fragment, "keypad")
 
 
-def test_keypad_adds_and_removes_cards_without_storing_anything(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_keypad_adds_and_removes_cards_without_storing_anything(driver: TableDriver, token: str) -> None:
     """``add:`` and ``remove:`` change the shown sum; only saving writes an event."""
-    finish(plain_client, token, 0, "Ben")
+    finish(driver, token, 0, "Ben")
     url = f"/g/{token}/hand/0"
-    response = plain_client.post(url, data={"round": "0", "cards": "n9", "action": "add:n8"}, headers=HTMX)
+    response = driver.client.post(url, data={"round": "0", "cards": "n9", "action": "add:n8"}, headers=HTMX)
     assert response.status_code == 200
     assert_fragment(response, "keypad")
     assert keypad_sum(response) == "17"
     assert 'name="cards" value="n9 n8"' in response.get_data(as_text=True)
-    response = plain_client.post(url, data={"round": "0", "cards": "n9 n8", "action": "add:fifty"})
+    response = driver.client.post(url, data={"round": "0", "cards": "n9 n8", "action": "add:fifty"})
     assert keypad_sum(response) == "67"
-    response = plain_client.post(url, data={"round": "0", "cards": "n9 n8 fifty", "action": "remove:0"})
+    response = driver.client.post(url, data={"round": "0", "cards": "n9 n8 fifty", "action": "remove:0"})
     assert keypad_sum(response) == "58"
     assert 'name="cards" value="n8 fifty"' in response.get_data(as_text=True)
     for token_, worth in (("action", "25"), ("happy_man", "25"), ("two", "2"), ("golden12", "12"), ("n0", "0")):
-        assert keypad_sum(plain_client.post(url, data={"round": "0", "action": f"add:{token_}"})) == worth
-    assert len(events(plain_app, token)) == 1
+        assert keypad_sum(driver.client.post(url, data={"round": "0", "action": f"add:{token_}"})) == worth
+    assert len(driver.events(token)) == 1
 
 
-def test_keypad_refuses_card_tokens_it_does_not_know(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_keypad_refuses_card_tokens_it_does_not_know(driver: TableDriver, token: str) -> None:
     """Unknown card tokens answer 422 naming the first one, instead of saving an empty hand; nothing is stored."""
-    finish(plain_client, token, 0, "Ben")
+    finish(driver, token, 0, "Ben")
     url = f"/g/{token}/hand/0"
     for action in ("save", "add:n1"):
-        response = post(plain_client, token, "hand/0", round="0", cards="n13 joker n9", action=action)
+        response = driver.post(token, "hand/0", round="0", cards="n13 joker n9", action=action)
         assert response.status_code == 422
-        assert problems(response) == ["n13 is not a card on the keypad; check the cards and save again."]
+        assert driver.problems() == ["n13 is not a card on the keypad; check the cards and save again."]
         assert keypad_sum(response) == "9"
-    response = post(plain_client, token, "hand/0", round="0", cards="x" * 5000, action="save")
-    assert problems(response) == ["x" * 37 + "... is not a card on the keypad; check the cards and save again."]
-    assert len(events(plain_app, token)) == 1
-    assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "add:n99"})) == "9"
-    assert keypad_sum(plain_client.post(url, data={"round": "0", "cards": "n9", "action": "remove:5"})) == "9"
+    response = driver.post(token, "hand/0", round="0", cards="x" * 5000, action="save")
+    assert driver.problems() == ["x" * 37 + "... is not a card on the keypad; check the cards and save again."]
+    assert len(driver.events(token)) == 1
+    assert keypad_sum(driver.client.post(url, data={"round": "0", "cards": "n9", "action": "add:n99"})) == "9"
+    assert keypad_sum(driver.client.post(url, data={"round": "0", "cards": "n9", "action": "remove:5"})) == "9"
 
 
-def test_keypad_counts_by_the_house_rules(plain_client: FlaskClient) -> None:
+def test_keypad_counts_by_the_house_rules(driver: TableDriver) -> None:
     """With "2" and Golden 12 in hand worth 25, the keypad adds 25 for each."""
-    token = start(plain_client, two_in_hand="25", golden12_in_hand="25")
-    finish(plain_client, token, 0, "Ben")
-    response = plain_client.post(f"/g/{token}/hand/0", data={"round": "0", "cards": "two", "action": "add:golden12"})
+    token = driver.start("auruxxx", two_in_hand="25", golden12_in_hand="25")
+    finish(driver, token, 0, "Ben")
+    response = driver.client.post(f"/g/{token}/hand/0", data={"round": "0", "cards": "two", "action": "add:golden12"})
     assert keypad_sum(response) == "50"
 
 
-def test_saving_the_cards_stores_a_hand_with_the_card_counts(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_saving_the_cards_stores_a_hand_with_the_card_counts(driver: TableDriver, token: str) -> None:
     """``save`` stores a ``hand`` event holding the numbers and the count of every special card."""
-    finish(plain_client, token, 0, "Ben")
-    response = post(plain_client, token, "hand/0", round="0", action="save", cards="n7 fifty n3 action happy_man two two")
+    finish(driver, token, 0, "Ben")
+    response = driver.post(token, "hand/0", round="0", action="save", cards="n7 fifty n3 action happy_man two two")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
     expected = {**EMPTY_CARDS, "numbers": [7, 3], "fifty": 1, "action": 1, "happy_man": 1, "two": 2}
-    assert events(plain_app, token)[-1] == ("hand", {"round": 0, "player": "Anna", "hand": expected})
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    assert driver.events(token)[-1] == ("hand", {"round": 0, "player": "Anna", "hand": expected})
+    page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "✓ entered" in page
 
 
-def test_saving_an_empty_keypad_stores_an_empty_hand(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_saving_an_empty_keypad_stores_an_empty_hand(driver: TableDriver, token: str) -> None:
     """A player whose last card was taken saves an empty hand worth 0."""
-    finish(plain_client, token, 0, "Ben")
-    hand(plain_client, token, 0, 0, cards="")
-    assert events(plain_app, token)[-1] == ("hand", {"round": 0, "player": "Anna", "hand": EMPTY_CARDS})
+    finish(driver, token, 0, "Ben")
+    hand(driver, token, 0, 0, cards="")
+    assert driver.events(token)[-1] == ("hand", {"round": 0, "player": "Anna", "hand": EMPTY_CARDS})
 
 
-def test_saving_a_typed_total_stores_the_points(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_saving_a_typed_total_stores_the_points(driver: TableDriver, token: str) -> None:
     """``save-points`` stores the typed total as ``{"points": N}``."""
-    finish(plain_client, token, 0, "Ben")
-    response = post(plain_client, token, "hand/2", round="0", action="save-points", points=" 42 ")
+    finish(driver, token, 0, "Ben")
+    response = driver.post(token, "hand/2", round="0", action="save-points", points=" 42 ")
     assert response.status_code == 303
-    assert events(plain_app, token)[-1] == ("hand", {"round": 0, "player": "Cleo", "hand": {"points": 42}})
+    assert driver.events(token)[-1] == ("hand", {"round": 0, "player": "Cleo", "hand": {"points": 42}})
 
 
-def test_saving_under_htmx_navigates_back_to_the_sheet(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_saving_under_htmx_navigates_back_to_the_sheet(driver: TableDriver, token: str) -> None:
     """htmx gets 204 with ``HX-Redirect`` to the sheet after a saved hand."""
-    finish(plain_client, token, 0, "Ben")
-    response = post(plain_client, token, "hand/0", headers=HTMX, round="0", action="save-points", points="4")
+    finish(driver, token, 0, "Ben")
+    response = driver.post(token, "hand/0", headers=HTMX, round="0", action="save-points", points="4")
     assert response.status_code == 204 and response.headers["HX-Redirect"] == f"/g/{token}"
 
 
 @pytest.mark.parametrize("typed", ["", "abc", "-3", "4.5"])
-def test_a_bad_typed_total_is_refused(plain_app: Flask, plain_client: FlaskClient, token: str, typed: str) -> None:
+def test_a_bad_typed_total_is_refused(driver: TableDriver, token: str, typed: str) -> None:
     """A typed total that is not a whole number ≥ 0 answers 422 with the keypad and its message."""
-    finish(plain_client, token, 0, "Ben")
-    response = post(plain_client, token, "hand/0", round="0", action="save-points", points=typed)
+    finish(driver, token, 0, "Ben")
+    response = driver.post(token, "hand/0", round="0", action="save-points", points=typed)
     assert response.status_code == 422
     assert_page(response, "keypad")
-    assert problems(response) == ["Type the hand's total as a whole number, or enter the cards."]
-    assert len(events(plain_app, token)) == 1
+    assert driver.problems() == ["Type the hand's total as a whole number, or enter the cards."]
+    assert len(driver.events(token)) == 1
 
 
-def test_keypad_shows_a_saved_hand_again(plain_client: FlaskClient, token: str) -> None:
+def test_keypad_shows_a_saved_hand_again(driver: TableDriver, token: str) -> None:
     """Opening the keypad of a saved hand shows its cards (or typed total) to change them."""
-    finish(plain_client, token, 0, "Ben")
-    hand(plain_client, token, 0, 0, cards="n9 n8")
-    response = plain_client.get(f"/g/{token}/hand/0")
+    finish(driver, token, 0, "Ben")
+    hand(driver, token, 0, 0, cards="n9 n8")
+    response = driver.client.get(f"/g/{token}/hand/0")
     assert keypad_sum(response) == "17"
     assert 'name="cards" value="n9 n8"' in response.get_data(as_text=True)
 
 
-def test_a_hand_that_makes_six_golden12_is_refused_when_entered(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_a_hand_that_makes_six_golden12_is_refused_when_entered(driver: TableDriver, token: str) -> None:
     """With the finisher's 5 Golden 12, a hand holding a 6th is refused on the keypad."""
-    finish(plain_client, token, 0, "Ben", golden12=5)
-    response = post(plain_client, token, "hand/0", round="0", action="save", cards="golden12")
+    finish(driver, token, 0, "Ben", golden12=5)
+    response = driver.post(token, "hand/0", round="0", action="save", cards="golden12")
     assert response.status_code == 422
-    assert problems(response)
-    assert len(events(plain_app, token)) == 1
+    assert driver.problems()
+    assert len(driver.events(token)) == 1
 
 
-def test_the_last_hand_closes_the_round_and_the_sheet_shows_its_scores(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_the_last_hand_closes_the_round_and_the_sheet_shows_its_scores(driver: TableDriver, token: str) -> None:
     """When the last hand is in, round 1 is scored on the sheet and round 2 begins."""
-    tap(plain_client, token, "pass", round="0", player="Ben")
-    finish(plain_client, token, 0, "Anna")
-    hand(plain_client, token, 1, 0, cards="n7 n0 n12")
-    assert table(plain_app, token).game.rounds == ()
-    assert sheet_cells(plain_client.get(f"/g/{token}")) == []
-    hand(plain_client, token, 2, 0, cards="fifty n3")
-    response = plain_client.get(f"/g/{token}", headers=EN)
+    driver.tap(token, "pass", round="0", player="Ben")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, cards="n7 n0 n12")
+    assert driver.table(token).game.rounds == ()
+    assert sheet_cells(driver.client.get(f"/g/{token}")) == []
+    hand(driver, token, 2, 0, cards="fifty n3")
+    response = driver.client.get(f"/g/{token}", headers=EN)
     assert sheet_cells(response) == ["−5", "24", "53"]
     assert sheet_totals(response) == ["−5", "24", "53"]
     page = response.get_data(as_text=True)
@@ -634,36 +573,34 @@ WORKED_GAME: dict[str, Any] = {
 """The worked examples of the rules, played as one game: 8,5 (ex. 8), 20 (ex. 7), 107 (ex. 3) and more."""
 
 
-def play_worked_game(client: FlaskClient, token: str) -> None:
+def play_worked_game(driver: TableDriver, token: str) -> None:
     """Enter ``WORKED_GAME`` through the sheet's forms, tap by tap."""
-    tap(client, token, "happy-man", round="0", player="Cleo")
-    tap(client, token, "pass", round="0", player="Ben")
-    finish(client, token, 0, "Anna")
-    hand(client, token, 1, 0, cards="n7 n0 n12")
-    hand(client, token, 2, 0, cards="n9 n8")
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    driver.tap(token, "pass", round="0", player="Ben")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, cards="n7 n0 n12")
+    hand(driver, token, 2, 0, cards="n9 n8")
     for player, crosses in (("Anna", 3), ("Ben", 3), ("Cleo", 2)):
         for _ in range(crosses):
-            tap(client, token, "pass", round="1", player=player)
-    finish(client, token, 1, "Anna")
-    hand(client, token, 1, 1, cards="n4")
-    hand(client, token, 2, 1, cards="n12 n11 n7")
-    tap(client, token, "pass", round="2", player="Ben")
-    tap(client, token, "pass", round="2", player="Cleo")
-    tap(client, token, "happy-man", round="2", player="Ben")
-    finish(client, token, 2, "Cleo", golden12=3)
-    hand(client, token, 0, 2, cards="fifty action happy_man n7")
-    hand(client, token, 1, 2, cards="")
+            driver.tap(token, "pass", round="1", player=player)
+    finish(driver, token, 1, "Anna")
+    hand(driver, token, 1, 1, cards="n4")
+    hand(driver, token, 2, 1, cards="n12 n11 n7")
+    driver.tap(token, "pass", round="2", player="Ben")
+    driver.tap(token, "pass", round="2", player="Cleo")
+    driver.tap(token, "happy-man", round="2", player="Ben")
+    finish(driver, token, 2, "Cleo", golden12=3)
+    hand(driver, token, 0, 2, cards="fifty action happy_man n7")
+    hand(driver, token, 1, 2, cards="")
 
 
 @pytest.mark.parametrize(("language", "separator"), [("de", ","), ("en", ".")])
-def test_every_number_on_the_sheet_is_the_scored_record(
-    plain_app: Flask, plain_client: FlaskClient, token: str, language: str, separator: str
-) -> None:
+def test_every_number_on_the_sheet_is_the_scored_record(driver: TableDriver, token: str, language: str, separator: str) -> None:
     """Round scores and totals on the sheet are exactly ``record.scored`` of the same game, in the reader's notation."""
-    play_worked_game(plain_client, token)
+    play_worked_game(driver, token)
     result = record.scored(record.parse(WORKED_GAME))["result"]
-    assert record.scored(table(plain_app, token).game)["result"] == result
-    response = plain_client.get(f"/g/{token}", headers={"Accept-Language": language})
+    assert record.scored(driver.table(token).game)["result"] == result
+    response = driver.client.get(f"/g/{token}", headers={"Accept-Language": language})
     expected_cells = [display(round_[p], separator) for round_ in result["rounds"] for p in PLAYERS]
     assert sheet_cells(response) == expected_cells
     assert sheet_totals(response) == [display(result["totals"][p], separator) for p in PLAYERS]
@@ -671,34 +608,34 @@ def test_every_number_on_the_sheet_is_the_scored_record(
     assert sheet_totals(response) == ["112", f"45{separator}5", f"18{separator}5"]
 
 
-def test_the_sheet_explains_a_halved_score(plain_client: FlaskClient, token: str) -> None:
+def test_the_sheet_explains_a_halved_score(driver: TableDriver, token: str) -> None:
     """Each cell explains itself: hand 9+8 halved by the Happy-Man gives 8.5."""
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    finish(plain_client, token, 0, "Anna")
-    hand(plain_client, token, 1, 0, typed=0)
-    hand(plain_client, token, 2, 0, cards="n9 n8")
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, typed=0)
+    hand(driver, token, 2, 0, cards="n9 n8")
+    page = driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Hand 17 + 0 crosses = 17, Happy-Man halves: 8.5" in html.unescape(page)
 
 
 @pytest.mark.parametrize(("rounding", "shown"), [("exact", "8,5"), ("floor", "8"), ("ceil", "9")])
-def test_the_rounding_house_rule_shows_on_the_sheet(plain_client: FlaskClient, rounding: str, shown: str) -> None:
+def test_the_rounding_house_rule_shows_on_the_sheet(driver: TableDriver, rounding: str, shown: str) -> None:
     """Hand 9+8 halved shows 8,5, or 8 / 9 when the table rounds down / up."""
-    token = start(plain_client, rounding=rounding)
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    finish(plain_client, token, 0, "Anna")
-    hand(plain_client, token, 1, 0, typed=0)
-    hand(plain_client, token, 2, 0, cards="n9 n8")
-    assert sheet_cells(plain_client.get(f"/g/{token}")) == ["−5", "0", shown]
+    token = driver.start("auruxxx", rounding=rounding)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    finish(driver, token, 0, "Anna")
+    hand(driver, token, 1, 0, typed=0)
+    hand(driver, token, 2, 0, cards="n9 n8")
+    assert sheet_cells(driver.client.get(f"/g/{token}")) == ["−5", "0", shown]
 
 
 # --- End of the game and rematch -------------------------------------------------------------------
 
 
-def test_after_three_rounds_the_winners_are_shown(plain_client: FlaskClient, token: str) -> None:
+def test_after_three_rounds_the_winners_are_shown(driver: TableDriver, token: str) -> None:
     """Once the 3rd round is scored the sheet names the winner and offers a rematch instead of taps."""
-    play_worked_game(plain_client, token)
-    response = plain_client.get(f"/g/{token}", headers=EN)
+    play_worked_game(driver, token)
+    response = driver.client.get(f"/g/{token}", headers=EN)
     page = response.get_data(as_text=True)
     assert re.search(r'<p class="result-title">Winner</p>\s*<p class="result-names">Cleo</p>', page)
     assert '<td class="total winner">18.5</td>' in page
@@ -706,27 +643,27 @@ def test_after_three_rounds_the_winners_are_shown(plain_client: FlaskClient, tok
     assert f'action="/g/{token}/pass"' not in page and "Round 3 of 3" not in page
 
 
-def test_equal_totals_share_the_win(plain_client: FlaskClient) -> None:
+def test_equal_totals_share_the_win(driver: TableDriver) -> None:
     """Two players on the same lowest total both win: 20 − 5 + 15 = 30 and −5 + 25 + 10 = 30."""
-    token = start(plain_client, ["Anna", "Ben"])
+    token = driver.start("auruxxx", ["Anna", "Ben"])
     for round_, finisher, other, typed in ((0, "Ben", 0, 20), (1, "Anna", 1, 25)):
-        finish(plain_client, token, round_, finisher)
-        hand(plain_client, token, other, round_, typed=typed)
+        finish(driver, token, round_, finisher)
+        hand(driver, token, other, round_, typed=typed)
     for _ in range(3):
-        tap(plain_client, token, "pass", round="2", player="Ben")
-    finish(plain_client, token, 2, "Ben")
-    hand(plain_client, token, 0, 2, typed=15)
-    response = plain_client.get(f"/g/{token}", headers=EN)
+        driver.tap(token, "pass", round="2", player="Ben")
+    finish(driver, token, 2, "Ben")
+    hand(driver, token, 0, 2, typed=15)
+    response = driver.client.get(f"/g/{token}", headers=EN)
     page = response.get_data(as_text=True)
     assert re.search(r'<p class="result-title">Winners</p>\s*<p class="result-names">Anna · Ben</p>', page)
     assert sheet_cells(response) == ["20", "−5", "−5", "25", "15", "10"]
     assert sheet_totals(response) == ["30", "30"]
 
 
-def test_rematch_starts_the_same_table_again_with_the_deal_moved_on(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_rematch_starts_the_same_table_again_with_the_deal_moved_on(driver: TableDriver, plain_app: Flask) -> None:
     """A rematch keeps players and house rules, moves the first dealer on by 3 seats and links the games."""
-    token = start(plain_client, ["Anna", "Ben", "Cleo", "Dora"], dealer="2", rounding="ceil")
-    response = plain_client.post(f"/g/{token}/rematch")
+    token = driver.start("auruxxx", ["Anna", "Ben", "Cleo", "Dora"], dealer="2", rounding="ceil")
+    response = driver.client.post(f"/g/{token}/rematch")
     assert response.status_code == 303
     new_token = str(response.headers["Location"]).removeprefix("/g/")
     assert new_token != token and len(new_token) >= 32
@@ -735,42 +672,42 @@ def test_rematch_starts_the_same_table_again_with_the_deal_moved_on(plain_app: F
         new = db.session.scalar(select(Game).where(Game.token == new_token))
         assert old is not None and new is not None
         assert new.player_names == old.player_names == ("Anna", "Ben", "Cleo", "Dora")
-        assert new.house_rules == old.house_rules and new.house_rules["rounding"] == "ceil"
-        assert (old.first_dealer, new.first_dealer) == (2, (2 + 3) % 4)
+        assert new.options["house_rules"] == old.options["house_rules"] and new.options["house_rules"]["rounding"] == "ceil"
+        assert (old.options["first_dealer"], new.options["first_dealer"]) == (2, (2 + 3) % 4)
         assert new.previous_id == old.id
-        assert new.events == []
+        assert stored_events(new) == []
         watch_old = old.read_token
-    page = plain_client.get(f"/g/{new_token}", headers=EN).get_data(as_text=True)
+    page = driver.client.get(f"/g/{new_token}", headers=EN).get_data(as_text=True)
     assert "Earlier games at this table" in page and f'href="/g/{watch_old}"' in page
     assert f'href="/g/{token}"' not in page, "an earlier game is linked read-only"
     assert "Ben deals, Cleo starts" in page
 
 
-def test_rematch_of_a_rematch_lists_the_whole_evening(plain_client: FlaskClient) -> None:
+def test_rematch_of_a_rematch_lists_the_whole_evening(driver: TableDriver) -> None:
     """The third game of an evening lists both earlier games; two players wrap the dealer round."""
-    first = start(plain_client, ["Anna", "Ben"], dealer="1")
-    second = str(plain_client.post(f"/g/{first}/rematch").headers["Location"]).removeprefix("/g/")
-    third = str(plain_client.post(f"/g/{second}/rematch").headers["Location"]).removeprefix("/g/")
-    page = plain_client.get(f"/g/{third}", headers=EN).get_data(as_text=True)
-    with plain_client.application.app_context():
+    first = driver.start("auruxxx", ["Anna", "Ben"], dealer="1")
+    second = str(driver.client.post(f"/g/{first}/rematch").headers["Location"]).removeprefix("/g/")
+    third = str(driver.client.post(f"/g/{second}/rematch").headers["Location"]).removeprefix("/g/")
+    page = driver.client.get(f"/g/{third}", headers=EN).get_data(as_text=True)
+    with driver.client.application.app_context():
         watch = [db.session.scalar(select(Game.read_token).where(Game.token == t)) for t in (first, second)]
     assert f'href="/g/{watch[0]}"' in page and f'href="/g/{watch[1]}"' in page
-    assert "Anna deals, Ben starts" in plain_client.get(f"/g/{second}", headers=EN).get_data(as_text=True)
+    assert "Anna deals, Ben starts" in driver.client.get(f"/g/{second}", headers=EN).get_data(as_text=True)
     assert "Ben deals, Anna starts" in page
 
 
 # --- Correcting a finished round ---------------------------------------------------------------------
 
 
-def play_two_rounds(client: FlaskClient, token: str) -> None:
+def play_two_rounds(driver: TableDriver, token: str) -> None:
     """Round 1: Cleo holds the figure, Ben ends it, hands 20 and 17; round 2: Anna ends it, hands 10 and 30."""
-    tap(client, token, "happy-man", round="0", player="Cleo")
-    finish(client, token, 0, "Ben")
-    hand(client, token, 0, 0, typed=20)
-    hand(client, token, 2, 0, cards="n9 n8")
-    finish(client, token, 1, "Anna")
-    hand(client, token, 1, 1, typed=10)
-    hand(client, token, 2, 1, typed=30)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    finish(driver, token, 0, "Ben")
+    hand(driver, token, 0, 0, typed=20)
+    hand(driver, token, 2, 0, cards="n9 n8")
+    finish(driver, token, 1, "Anna")
+    hand(driver, token, 1, 1, typed=10)
+    hand(driver, token, 2, 1, typed=30)
 
 
 def seen_of(response: TestResponse) -> str:
@@ -789,74 +726,68 @@ def correction(seen: str, **changes: str) -> dict[str, str]:
     return {**form, **changes}
 
 
-def test_correction_form_is_shown_for_a_finished_round(plain_client: FlaskClient, token: str) -> None:
+def test_correction_form_is_shown_for_a_finished_round(driver: TableDriver, token: str) -> None:
     """The correction form of round 1 is filled in with the round as it stands, page or ``#correct`` fragment."""
-    play_two_rounds(plain_client, token)
-    response = plain_client.get(f"/g/{token}/rounds/1/correct", headers=EN)
+    play_two_rounds(driver, token)
+    response = driver.client.get(f"/g/{token}/rounds/1/correct", headers=EN)
     assert response.status_code == 200
     assert_page(response, "correct")
     page = response.get_data(as_text=True)
     assert "Correct round 1" in page and seen_of(response) == "7"
     assert 'name="finisher" value="Ben" checked' in page and 'name="happy_man" value="Cleo" checked' in page
     assert re.search(r'name="hand-2"[^>]*value="17"', page)
-    fragment = plain_client.get(f"/g/{token}/rounds/2/correct", headers=HTMX)
+    fragment = driver.client.get(f"/g/{token}/rounds/2/correct", headers=HTMX)
     assert fragment.status_code == 200
     assert_fragment(fragment, "correct")
 
 
 @pytest.mark.parametrize("number", [0, 2, 3, 4])
-def test_correction_of_a_round_not_finished_is_not_found(
-    plain_app: Flask, plain_client: FlaskClient, token: str, number: int
-) -> None:
+def test_correction_of_a_round_not_finished_is_not_found(driver: TableDriver, token: str, number: int) -> None:
     """Only finished rounds can be corrected: any other number is a missing page, for GET and POST."""
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    finish(plain_client, token, 0, "Ben")
-    hand(plain_client, token, 0, 0, typed=20)
-    hand(plain_client, token, 2, 0, typed=17)
-    before = events(plain_app, token)
-    assert plain_client.get(f"/g/{token}/rounds/{number}/correct").status_code == 404
-    assert plain_client.post(f"/g/{token}/rounds/{number}/correct", data=correction("4")).status_code == 404
-    assert events(plain_app, token) == before
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    finish(driver, token, 0, "Ben")
+    hand(driver, token, 0, 0, typed=20)
+    hand(driver, token, 2, 0, typed=17)
+    before = driver.events(token)
+    assert driver.client.get(f"/g/{token}/rounds/{number}/correct").status_code == 404
+    assert driver.client.post(f"/g/{token}/rounds/{number}/correct", data=correction("4")).status_code == 404
+    assert driver.events(token) == before
 
 
-def test_correction_changes_the_round_and_recomputes_later_rounds(
-    plain_app: Flask, plain_client: FlaskClient, token: str
-) -> None:
+def test_correction_changes_the_round_and_recomputes_later_rounds(driver: TableDriver, token: str) -> None:
     """Giving round 1's figure to Anna changes round 1 and, carried on, round 2 as well."""
-    play_two_rounds(plain_client, token)
-    assert sheet_cells(plain_client.get(f"/g/{token}", headers=EN)) == ["20", "−5", "8.5", "−5", "10", "15"]
-    response = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction("7", happy_man="Anna"), headers=EN)
+    play_two_rounds(driver, token)
+    assert sheet_cells(driver.client.get(f"/g/{token}", headers=EN)) == ["20", "−5", "8.5", "−5", "10", "15"]
+    response = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction("7", happy_man="Anna"), headers=EN)
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{token}"
-    kind, payload = events(plain_app, token)[-1]
+    kind, payload = driver.events(token)[-1]
     assert kind == "correct_round" and payload["round"] == 0
     assert payload["record"]["happy_man"] == "Anna" and payload["record"]["finisher"] == "Ben"
     assert payload["record"]["hands"]["Cleo"] == {**EMPTY_CARDS, "numbers": [9, 8]}  # unchanged total keeps the cards
     assert payload["record"]["hands"]["Anna"] == {"points": 20}
-    rounds = table(plain_app, token).game.rounds
+    rounds = driver.table(token).game.rounds
     assert [r.happy_man for r in rounds] == ["Anna", "Anna"]
-    assert sheet_cells(plain_client.get(f"/g/{token}", headers=EN)) == ["10", "−5", "17", "−5", "10", "30"]
+    assert sheet_cells(driver.client.get(f"/g/{token}", headers=EN)) == ["10", "−5", "17", "−5", "10", "30"]
 
 
-def test_correction_under_htmx_navigates_back_to_the_sheet(plain_client: FlaskClient, token: str) -> None:
+def test_correction_under_htmx_navigates_back_to_the_sheet(driver: TableDriver, token: str) -> None:
     """htmx gets 204 with ``HX-Redirect`` after a saved correction."""
-    play_two_rounds(plain_client, token)
-    response = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction("7", **{"hand-0": "21"}), headers=HTMX)
+    play_two_rounds(driver, token)
+    response = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction("7", **{"hand-0": "21"}), headers=HTMX)
     assert response.status_code == 204 and response.headers["HX-Redirect"] == f"/g/{token}"
 
 
-def test_the_409_page_keeps_what_the_loser_typed(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_the_409_page_keeps_what_the_loser_typed(driver: TableDriver, token: str) -> None:
     """Issue 12, item 11: two phones correct round 1 from one form; the second gets 409, its entries, and the round now."""
-    play_two_rounds(plain_client, token)
-    seen = seen_of(plain_client.get(f"/g/{token}/rounds/1/correct"))
-    first = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
+    play_two_rounds(driver, token)
+    seen = seen_of(driver.client.get(f"/g/{token}/rounds/1/correct"))
+    first = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
     assert first.status_code == 303
-    before = events(plain_app, token)
-    second = plain_client.post(
-        f"/g/{token}/rounds/1/correct", data=correction(seen, happy_man="Anna", **{"hand-0": "30", "passes-2": "2"}), headers=EN
-    )
+    before = driver.events(token)
+    second = driver.post(token, "rounds/1/correct", **correction(seen, happy_man="Anna", **{"hand-0": "30", "passes-2": "2"}))
     assert second.status_code == 409
     assert_page(second, "correct")
-    assert problems(second) == [
+    assert driver.problems() == [
         "Someone else changed this round meanwhile. What you entered is still in the form; "
         "compare it with how the round stands now and save again."
     ]
@@ -869,27 +800,27 @@ def test_the_409_page_keeps_what_the_loser_typed(plain_app: Flask, plain_client:
     assert "Ended by Ben with 1 Golden 12; Happy-Man figure: Cleo." in now
     assert re.search(r"<th scope=\"row\">Anna</th><td>0</td><td>22</td>", now)
     assert seen_of(second) == str(len(before))
-    assert events(plain_app, token) == before
-    again = plain_client.post(
+    assert driver.events(token) == before
+    again = driver.client.post(
         f"/g/{token}/rounds/1/correct", data=correction(seen_of(second), happy_man="Anna", **{"hand-0": "30"})
     )
     assert again.status_code == 303
-    assert events(plain_app, token)[-1][1]["record"]["hands"]["Anna"] == {"points": 30}
+    assert driver.events(token)[-1][1]["record"]["hands"]["Anna"] == {"points": 30}
 
 
-def test_a_correction_of_another_round_meanwhile_is_no_conflict(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_a_correction_of_another_round_meanwhile_is_no_conflict(driver: TableDriver, token: str) -> None:
     """Taps and corrections elsewhere since the form was opened do not block a correction of round 1."""
-    play_two_rounds(plain_client, token)
-    seen = seen_of(plain_client.get(f"/g/{token}/rounds/1/correct"))
-    tap(plain_client, token, "pass", round="2", player="Ben")
+    play_two_rounds(driver, token)
+    seen = seen_of(driver.client.get(f"/g/{token}/rounds/1/correct"))
+    driver.tap(token, "pass", round="2", player="Ben")
     round_two = {
         "seen": seen, "finisher": "Anna", "golden12": "1", "happy_man": "Cleo",
         "passes-0": "0", "passes-1": "0", "passes-2": "0", "hand-1": "11", "hand-2": "30",
     }
-    assert plain_client.post(f"/g/{token}/rounds/2/correct", data=round_two).status_code == 303
-    response = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
+    assert driver.client.post(f"/g/{token}/rounds/2/correct", data=round_two).status_code == 303
+    response = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
     assert response.status_code == 303
-    assert [kind for kind, _ in events(plain_app, token)[-3:]] == ["pass", "correct_round", "correct_round"]
+    assert [kind for kind, _ in driver.events(token)[-3:]] == ["pass", "correct_round", "correct_round"]
 
 
 @pytest.mark.parametrize(
@@ -900,61 +831,59 @@ def test_a_correction_of_another_round_meanwhile_is_no_conflict(plain_app: Flask
     ],
     ids=["golden12 9", "4 passes"],
 )
-def test_an_illegal_correction_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str, changes: dict[str, str], message: str
-) -> None:
+def test_an_illegal_correction_is_refused(driver: TableDriver, token: str, changes: dict[str, str], message: str) -> None:
     """A correction the rules refuse answers 422 with the message, keeps what was typed, and writes nothing."""
-    play_two_rounds(plain_client, token)
-    before = events(plain_app, token)
-    response = plain_client.post(f"/g/{token}/rounds/1/correct", data=correction("7", **changes), headers=EN)
+    play_two_rounds(driver, token)
+    before = driver.events(token)
+    response = driver.post(token, "rounds/1/correct", **correction("7", **changes))
     assert response.status_code == 422
     assert_page(response, "correct")
-    assert any(text.endswith(message) for text in problems(response)), problems(response)
-    assert events(plain_app, token) == before
+    assert any(text.endswith(message) for text in driver.problems()), driver.problems()
+    assert driver.events(token) == before
 
 
 # --- Undo and history ----------------------------------------------------------------------------------
 
 
-def test_undo_takes_back_the_named_change(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_undo_takes_back_the_named_change(driver: TableDriver, token: str) -> None:
     """The sheet's undo button names the last change; posting it stores an ``undo`` of that change."""
-    tap(plain_client, token, "pass", round="0", player="Anna")
-    tap(plain_client, token, "pass", round="0", player="Ben")
-    page = html.unescape(plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "pass", round="0", player="Ben")
+    page = html.unescape(driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
     assert "Undo: <span class=\"undo-what\">Round 1: pass cross for Ben</span>" in page
     assert 'name="event" value="2"' in page
-    response = post(plain_client, token, "undo", event="2")
+    response = driver.post(token, "undo", event="2")
     assert response.status_code == 303
-    assert events(plain_app, token)[-1] == ("undo", {"event": 2})
-    current = table(plain_app, token).current
+    assert driver.events(token)[-1] == ("undo", {"event": 2})
+    current = driver.table(token).current
     assert current is not None and current.passes == {"Anna": 1}
-    page = html.unescape(plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
+    page = html.unescape(driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
     assert "Round 1: pass cross for Anna</span>" in page
 
 
-def test_an_undo_names_the_event_it_undoes(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_an_undo_names_the_event_it_undoes(driver: TableDriver, token: str) -> None:
     """Issue 12, item 13: an undo without a change, or naming one that is no longer the last, changes nothing.
 
     Without a change it answers 422 on the sheet; a change another phone has already
     followed with its own answers 409 with the sheet as it stands; the last one is undone.
     """
-    tap(plain_client, token, "pass", round="0", player="Anna")
-    tap(plain_client, token, "happy-man", round="0", player="Ben")
-    before = events(plain_app, token)
-    unnamed = post(plain_client, token, "undo", headers={**HTMX, **EN})
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "happy-man", round="0", player="Ben")
+    before = driver.events(token)
+    unnamed = driver.post(token, "undo", headers={**HTMX, **EN})
     assert unnamed.status_code == 422
     assert_fragment(unnamed, "sheet")
-    assert problems(unnamed) == ["This undo does not say which change it takes back. Tap undo on the sheet again."]
-    superseded = post(plain_client, token, "undo", event="1")
+    assert driver.problems() == ["This undo does not say which change it takes back. Tap undo on the sheet again."]
+    superseded = driver.post(token, "undo", event="1")
     assert superseded.status_code == 409
     assert_page(superseded, "sheet")
-    assert problems(superseded) == [
+    assert driver.problems() == [
         "Someone else changed the game meanwhile, so that was no longer the last change. Nothing was undone; this is the sheet now."
     ]
     assert 'name="event" value="2"' in superseded.get_data(as_text=True)
-    assert events(plain_app, token) == before
-    assert post(plain_client, token, "undo", event="2").status_code == 303
-    assert events(plain_app, token)[-1] == ("undo", {"event": 2})
+    assert driver.events(token) == before
+    assert driver.post(token, "undo", event="2").status_code == 303
+    assert driver.events(token)[-1] == ("undo", {"event": 2})
 
 
 @pytest.mark.parametrize(
@@ -962,27 +891,25 @@ def test_an_undo_names_the_event_it_undoes(plain_app: Flask, plain_client: Flask
     [("99", "an undo names an earlier change of this game"), ("1", "that change was already undone")],
     ids=["unknown event", "already undone"],
 )
-def test_undo_of_a_change_that_cannot_be_undone_is_refused(
-    plain_app: Flask, plain_client: FlaskClient, token: str, target: str, message: str
-) -> None:
+def test_undo_of_a_change_that_cannot_be_undone_is_refused(driver: TableDriver, token: str, target: str, message: str) -> None:
     """Undoing a change the game does not have, or one already undone, answers 422 and writes nothing."""
-    tap(plain_client, token, "pass", round="0", player="Anna")
-    tap(plain_client, token, "undo", event="1")
-    before = events(plain_app, token)
-    response = post(plain_client, token, "undo", event=target)
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "undo", event="1")
+    before = driver.events(token)
+    response = driver.post(token, "undo", event=target)
     assert response.status_code == 422
-    assert any(text.endswith(message) for text in problems(response)), problems(response)
-    assert events(plain_app, token) == before
+    assert any(text.endswith(message) for text in driver.problems()), driver.problems()
+    assert driver.events(token) == before
 
 
-def test_history_lists_the_changes_in_words_and_marks_undone_ones(plain_client: FlaskClient, token: str) -> None:
+def test_history_lists_the_changes_in_words_and_marks_undone_ones(driver: TableDriver, token: str) -> None:
     """The history names every change, newest first, with undone changes and undos marked."""
-    tap(plain_client, token, "pass", round="0", player="Anna")
-    tap(plain_client, token, "happy-man", round="0", player="Cleo")
-    tap(plain_client, token, "undo", event="2")
-    finish(plain_client, token, 0, "Ben", golden12=2)
-    hand(plain_client, token, 0, 0, typed=3)
-    response = plain_client.get(f"/g/{token}/history", headers=EN)
+    driver.tap(token, "pass", round="0", player="Anna")
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    driver.tap(token, "undo", event="2")
+    finish(driver, token, 0, "Ben", golden12=2)
+    hand(driver, token, 0, 0, typed=3)
+    response = driver.client.get(f"/g/{token}/history", headers=EN)
     assert response.status_code == 200
     entries = re.findall(
         r'<li class="([^"]*)">\s*<span class="seq">(\d+)</span>\s*<span class="what">(.*?)</span>',
@@ -997,32 +924,32 @@ def test_history_lists_the_changes_in_words_and_marks_undone_ones(plain_client: 
     ]
 
 
-def test_history_of_a_fresh_game_says_nothing_was_entered(plain_client: FlaskClient, token: str) -> None:
+def test_history_of_a_fresh_game_says_nothing_was_entered(driver: TableDriver, token: str) -> None:
     """A game without changes has an empty history page."""
-    response = plain_client.get(f"/g/{token}/history", headers=EN)
+    response = driver.client.get(f"/g/{token}/history", headers=EN)
     assert response.status_code == 200
     assert "Nothing has been entered yet." in response.get_data(as_text=True)
 
 
-def test_a_refused_correction_keeps_what_was_typed_and_names_the_player(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_a_refused_correction_keeps_what_was_typed_and_names_the_player(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """After a refusal the form shows every total as typed (cards-entered hands too) and says whose field is wrong."""
-    play_two_rounds(plain_client, token)
-    form = plain_client.get(f"/g/{token}/rounds/1/correct", headers=EN)
+    play_two_rounds(driver, token)
+    form = driver.client.get(f"/g/{token}/rounds/1/correct", headers=EN)
     before = event_count(plain_app)
-    response = post(plain_client, token, "rounds/1/correct", headers=EN, **correction(seen_of(form), **{"hand-0": "-3"}))
+    response = driver.post(token, "rounds/1/correct", headers=EN, **correction(seen_of(form), **{"hand-0": "-3"}))
     assert response.status_code == 422
-    assert problems(response) == ["Anna: hand points cannot be negative (got -3)"]
+    assert driver.problems() == ["Anna: hand points cannot be negative (got -3)"]
     page = response.get_data(as_text=True)
     assert re.search(r'name="hand-0"[^>]*value="-3"', page) and re.search(r'name="hand-2"[^>]*value="17"', page)
     assert event_count(plain_app) == before
 
 
-def test_a_blank_hand_in_a_correction_asks_for_that_players_points(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_a_blank_hand_in_a_correction_asks_for_that_players_points(driver: TableDriver, plain_app: Flask, token: str) -> None:
     """Making another player the finisher leaves the old finisher's field blank: the refusal says whose it is."""
-    play_two_rounds(plain_client, token)
-    form = plain_client.get(f"/g/{token}/rounds/1/correct", headers=EN)
+    play_two_rounds(driver, token)
+    form = driver.client.get(f"/g/{token}/rounds/1/correct", headers=EN)
     before = event_count(plain_app)
-    response = post(plain_client, token, "rounds/1/correct", headers=EN, **correction(seen_of(form), finisher="Anna", **{"hand-1": ""}))
+    response = driver.post(token, "rounds/1/correct", headers=EN, **correction(seen_of(form), finisher="Anna", **{"hand-1": ""}))
     assert response.status_code == 422
-    assert problems(response) == ["Ben: type the points in hand (0 for an empty hand)."]
+    assert driver.problems() == ["Ben: type the points in hand (0 for an empty hand)."]
     assert event_count(plain_app) == before

@@ -17,7 +17,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from models import Event, Game, db
-from tests.web.states import auruxxx_round_finished, start, tap, twelve_days_day_finished
+from tests.web.auruxxx_states import auruxxx_round_finished
+from tests.web.driver import start, tap
+from tests.web.twelve_days_states import twelve_days_day_finished
 
 EN = {"Accept-Language": "en"}
 

@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 from models import Event, Game, db
 from rules.evening import Standing
 from tests.web.evenings import PLAYERS, contexts, game_of, next_game, play_auruxxx, rematch, three_games
-from tests.web.states import start, tokens
+from tests.web.driver import start
+from tests.web.states import tokens
 
 EN = {"Accept-Language": "en"}
 DE = {"Accept-Language": "de"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,6 +95,38 @@ def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
     assert rematch.status_code == 303 and pebbles_shown(client, token_of(rematch)) == [0, 0, 0]
 
 
+def test_a_third_game_brings_its_options_keypad_and_correction_through_the_shared_flows(pebbles_app: Flask) -> None:
+    """Its option on the new-game form, its keypad (with another phone saving first) and its correction, from its own files."""
+    client, other_phone = pebbles_app.test_client(), pebbles_app.test_client()
+    form = client.get("/new/pebbles", headers=EN).get_data(as_text=True)
+    assert 'name="length" value="2"' in form and 'name="length" value="3"' in form
+    token = token_of(client.post("/new/pebbles", data={"player": PLAYERS, "length": "3", "action": "start"}, headers=EN))
+    for round_index, winner in enumerate(["Ben", "Ben", "Cleo"]):
+        assert take(client, token, round_index, winner).status_code == 303
+    assert client.get(f"/g/{token}/record.json").get_json()["length"] == 3
+
+    keypad = client.get(f"/g/{token}/stones/0", headers=EN)
+    assert keypad.status_code == 200 and '<output class="stones-count">0</output>' in keypad.get_data(as_text=True)
+    seen = re.search(r'name="seen" value="(\d+)"', keypad.get_data(as_text=True))
+    assert seen is not None
+    more = client.post(f"/g/{token}/stones/0", data={"stones": "0", "seen": seen[1], "action": "more"}, headers=EN)
+    assert '<output class="stones-count">1</output>' in more.get_data(as_text=True)
+    assert other_phone.post(f"/g/{token}/stones/0", data={"stones": "4", "action": "save"}).status_code == 303
+    clash = client.post(f"/g/{token}/stones/0", data={"stones": "1", "seen": seen[1], "action": "save"}, headers=EN)
+    assert clash.status_code == 409 and "Another phone saved 4 stones for Anna." in clash.get_data(as_text=True)
+    assert client.post(f"/g/{token}/stones/0", data={"stones": "1", "action": "discard"}).status_code == 303
+    assert pebbles_shown(client, token) == [4, 2, 1]
+
+    correction = client.get(f"/g/{token}/pebbles/3/correct", headers=EN).get_data(as_text=True)
+    version = re.search(r'name="seen" value="(\d+)"', correction)
+    assert version is not None and 'value="Cleo" checked' in correction
+    assert client.post(f"/g/{token}/pebbles/3/correct", data={"seen": version[1], "winner": "Anna"}).status_code == 303
+    assert pebbles_shown(client, token) == [5, 2, 0]
+    assert "Round 3 corrected" in client.get(f"/g/{token}/history").get_data(as_text=True)
+    rematch = client.post(f"/g/{token}/rematch")
+    assert client.get(f"/g/{token_of(rematch)}/record.json").get_json()["length"] == 3, "a rematch keeps the options"
+
+
 def test_a_game_is_known_only_while_it_is_registered() -> None:
     """Without its registration Pebbles is no game: the record names the games there are."""
     raw = {"game": "pebbles", "players": PLAYERS, "rounds": [{"winner": "Ben"}]}
@@ -106,25 +139,31 @@ def test_a_game_is_known_only_while_it_is_registered() -> None:
 # --- No shared module names a game ----------------------------------------------------------------
 
 
+def folder_of(module: str) -> Path:
+    """Return the folder of the package a module belongs to: a game's own folder."""
+    return Path(str(sys.modules[module].__file__)).parent
+
+
 def game_words() -> set[str]:
-    """Return every name a registered game goes by in code: its kind, its packages, modules and template folders."""
+    """Return every name a registered game goes by in code: its kind, its packages and its template folder."""
     words: set[str] = set()
     for kind, rules in games.GAMES.items():
-        words |= {kind, rules.__name__.rpartition(".")[2]}
+        words |= {kind, folder_of(rules.game_type.__module__).name}
     for sheet in sheets.SHEETS.values():
-        words |= {sheet.__name__.rpartition(".")[2], sheet.FOLDER}
+        words |= {folder_of(sheet.blueprint.import_name).name, sheet.folder}
     return words
 
 
 def game_files() -> set[Path]:
-    """Return what belongs to one game: its rules package, its view module, its template folder, its FAQ files, and the two registry lines."""
+    """Return what belongs to one game: its rules and views packages, its template and static folders, its FAQ files, and the two registry lines."""
     owned = {ROOT / "rules" / "__init__.py", ROOT / "views" / "__init__.py"}
     for kind, rules in games.GAMES.items():
-        owned |= set(Path(str(rules.__file__)).parent.rglob("*"))
+        owned |= set(folder_of(rules.game_type.__module__).rglob("*"))
         owned |= set((ROOT / "faq" / "content").glob(f"{kind}.*"))
     for sheet in sheets.SHEETS.values():
-        owned.add(Path(str(sheet.__file__)))
-        owned |= set((ROOT / "templates" / sheet.FOLDER).rglob("*"))
+        owned |= set(folder_of(sheet.blueprint.import_name).rglob("*"))
+        owned |= set((ROOT / "templates" / sheet.folder).rglob("*"))
+        owned |= set((ROOT / "static" / sheet.folder).rglob("*"))
     return owned
 
 
@@ -159,18 +198,20 @@ def code_names(source: str) -> Iterator[str]:
 def test_no_shared_python_module_names_a_game() -> None:
     """The record, the history, the models, the shared views and the FAQ find a game in the registry, never by name."""
     words = game_words()
-    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "faq/*.py")
+    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "faq/*.py", "live/*.py", "infra/*.py")
     assert ROOT / "rules" / "record.py" in modules and ROOT / "views" / "games.py" in modules
     for path in modules:
         named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if word in name.lower()}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
-def test_no_shared_template_or_script_names_a_game() -> None:
-    """The shared templates, the app's script and the service worker take the games from the server."""
+def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
+    """The shared templates, scripts and stylesheets take the games from the server; each game's styles are in its own folder."""
     words = game_words()
-    files = shared_files("templates/**/*.html", "static/*.js", "static/js/*.js")
+    files = shared_files("templates/**/*.html", "templates/**/*.svg", "static/*.js", "static/js/*.js", "static/css/*.css")
     assert ROOT / "static" / "sw.js" in files and ROOT / "templates" / "games" / "new.html" in files
+    assert ROOT / "templates" / "result" / "card.svg" in files
+    assert ROOT / "static" / "css" / "app.css" in files
     for path in files:
         text = path.read_text(encoding="utf-8").lower()
         named = {word for word in words if word in text}

@@ -35,7 +35,7 @@ def stored_game(app: Flask, token: str) -> tuple[str, tuple[str, ...], dict[str,
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return game.kind, game.player_names, dict(game.house_rules), game.first_dealer, game.previous_id
+        return game.kind, game.player_names, dict(game.options["house_rules"]), game.options["first_dealer"], game.previous_id
 
 
 def problems(response: TestResponse) -> list[str]:
@@ -67,8 +67,8 @@ def csrf_token(response: TestResponse) -> str:
     return found.group(1)
 
 
-def start(client: FlaskClient, names: list[str], **fields: str) -> TestResponse:
-    """Post the new-game form with its start button."""
+def submit(client: FlaskClient, names: list[str], **fields: str) -> TestResponse:
+    """Post the new-game form with its start button, whatever the answer."""
     return client.post("/new/auruxxx", data={"player": names, "action": "start", **fields}, headers=EN)
 
 
@@ -161,14 +161,14 @@ def test_rearranging_keeps_the_chosen_house_rules(plain_client: FlaskClient) -> 
 def test_recent_names_are_offered_after_a_game_was_started(plain_client: FlaskClient) -> None:
     """Names of a game this phone started come back as "add" buttons on the next form."""
     assert 'value="add:' not in plain_client.get("/new/auruxxx").get_data(as_text=True)
-    assert start(plain_client, ["Anna", "Ben"]).status_code == 303
+    assert submit(plain_client, ["Anna", "Ben"]).status_code == 303
     page = plain_client.get("/new/auruxxx").get_data(as_text=True)
     assert 'value="add:Anna"' in page and 'value="add:Ben"' in page
 
 
 def test_add_puts_a_recent_name_into_the_first_empty_seat(plain_client: FlaskClient) -> None:
     """``add:Name`` fills the first empty seat, and the name is no longer offered."""
-    start(plain_client, ["Anna", "Ben"])
+    submit(plain_client, ["Anna", "Ben"])
     response = plain_client.post("/new/auruxxx", data={"player": ["Cleo", "", "Dora"], "action": "add:Ben"})
     assert response.status_code == 200
     assert seat_names(response)[:3] == ["Cleo", "Ben", "Dora"]
@@ -190,7 +190,7 @@ def test_add_does_not_seat_a_name_twice(plain_client: FlaskClient) -> None:
 def test_start_with_two_to_six_players_creates_the_game(plain_app: Flask, plain_client: FlaskClient, count: int) -> None:
     """A start with 2–6 names answers 303 to the new sheet, behind an unguessable token."""
     names = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"][:count]
-    response = start(plain_client, names)
+    response = submit(plain_client, names)
     assert response.status_code == 303
     token = token_of(response)
     assert TOKEN.fullmatch(token), token
@@ -202,7 +202,7 @@ def test_start_with_two_to_six_players_creates_the_game(plain_app: Flask, plain_
 
 def test_start_skips_empty_seats_and_trims_names(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Empty seats between players are left out; surrounding blanks are not part of a name."""
-    response = start(plain_client, ["  Anna ", "", "Ben", ""])
+    response = submit(plain_client, ["  Anna ", "", "Ben", ""])
     assert response.status_code == 303
     assert stored_game(plain_app, token_of(response))[1] == ("Anna", "Ben")
 
@@ -210,11 +210,11 @@ def test_start_skips_empty_seats_and_trims_names(plain_app: Flask, plain_client:
 def test_start_keeps_joiners_and_refuses_the_same_name_in_other_letters(plain_app: Flask, plain_client: FlaskClient) -> None:
     """The form follows the record's name rules: emoji with joiners and no-break spaces pass; "Anna", "anna " and a
     Cyrillic "Аnna" are one name, and a zero-width space alone is none."""
-    response = start(plain_client, ["Anna", " anna\u00a0"])
+    response = submit(plain_client, ["Anna", " anna\u00a0"])
     assert response.status_code == 422
     assert problems(response) == ["'anna' counts as the same name as 'Anna'; names are unique within a game"]
     assert game_count(plain_app) == 0
-    response = start(plain_client, ["Anna", "\u0410nna", "\u200b"])
+    response = submit(plain_client, ["Anna", "\u0410nna", "\u200b"])
     assert response.status_code == 422
     assert problems(response) == [
         "'\u0410nna' counts as the same name as 'Anna'; names are unique within a game",
@@ -222,20 +222,20 @@ def test_start_keeps_joiners_and_refuses_the_same_name_in_other_letters(plain_ap
     ]
     assert game_count(plain_app) == 0
     names = ["\U0001f468\u200d\U0001f373", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632", "Jean\u00a0Luc"]
-    response = start(plain_client, names)
+    response = submit(plain_client, names)
     assert response.status_code == 303
     assert stored_game(plain_app, token_of(response))[1] == tuple(names)
 
 
 def test_start_stores_the_default_house_rules(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Without choices the game gets the rulebook's defaults."""
-    _, _, rules, _, _ = stored_game(plain_app, token_of(start(plain_client, ["Anna", "Ben"])))
+    _, _, rules, _, _ = stored_game(plain_app, token_of(submit(plain_client, ["Anna", "Ben"])))
     assert rules == {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"}
 
 
 def test_start_stores_the_chosen_house_rules(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Every house rule the table picks is stored with the game, numbers as numbers."""
-    response = start(
+    response = submit(
         plain_client, ["Anna", "Ben"], golden12_in_hand="25", two_in_hand="25", halving="penalty", rounding="floor"
     )
     _, _, rules, _, _ = stored_game(plain_app, token_of(response))
@@ -244,14 +244,14 @@ def test_start_stores_the_chosen_house_rules(plain_app: Flask, plain_client: Fla
 
 def test_start_ignores_house_rule_values_the_form_does_not_offer(plain_app: Flask, plain_client: FlaskClient) -> None:
     """A value that is not one of the choices falls back to the default instead of being stored."""
-    response = start(plain_client, ["Anna", "Ben"], golden12_in_hand="13", two_in_hand="x", rounding="banker")
+    response = submit(plain_client, ["Anna", "Ben"], golden12_in_hand="13", two_in_hand="x", rounding="banker")
     _, _, rules, _, _ = stored_game(plain_app, token_of(response))
     assert rules == {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"}
 
 
 def test_start_stores_the_chosen_first_dealer(plain_app: Flask, plain_client: FlaskClient) -> None:
     """The seat marked "deals first" is stored as ``first_dealer`` and shown on the sheet."""
-    response = start(plain_client, ["Anna", "Ben", "Cleo"], dealer="1")
+    response = submit(plain_client, ["Anna", "Ben", "Cleo"], dealer="1")
     token = token_of(response)
     assert stored_game(plain_app, token)[3] == 1
     assert "Ben deals, Cleo starts" in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
@@ -259,14 +259,14 @@ def test_start_stores_the_chosen_first_dealer(plain_app: Flask, plain_client: Fl
 
 def test_first_dealer_counts_only_filled_seats(plain_app: Flask, plain_client: FlaskClient) -> None:
     """With an empty seat before the dealer, ``first_dealer`` is the dealer's place among the players."""
-    response = start(plain_client, ["Anna", "", "Ben", "Cleo"], dealer="2")
+    response = submit(plain_client, ["Anna", "", "Ben", "Cleo"], dealer="2")
     assert stored_game(plain_app, token_of(response))[3] == 1
 
 
 def test_a_dealer_mark_on_an_empty_seat_falls_back_to_the_first_player(plain_app: Flask, plain_client: FlaskClient) -> None:
     """A dealer mark on an empty or impossible seat makes the first player deal."""
     for dealer in ("4", "17", "-1", "x"):
-        response = start(plain_client, ["Anna", "Ben"], dealer=dealer)
+        response = submit(plain_client, ["Anna", "Ben"], dealer=dealer)
         assert response.status_code == 303
         assert stored_game(plain_app, token_of(response))[3] == 0
 
@@ -291,7 +291,7 @@ def test_start_twelve_days_stores_the_variant(plain_app: Flask, plain_client: Fl
     assert response.status_code == 303
     with plain_app.app_context():
         game = db.session.scalar(select(Game))
-        assert game is not None and (game.kind, game.variant) == ("12days", "8players")
+        assert game is not None and (game.kind, game.options) == ("12days", {"variant": "8players"})
 
 
 # --- Refusals ------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_start_refuses_an_impossible_table(
     plain_app: Flask, plain_client: FlaskClient, names: list[str], message: str
 ) -> None:
     """An impossible table answers 422 with the reason on the form, and no game is stored."""
-    response = start(plain_client, names)
+    response = submit(plain_client, names)
     assert response.status_code == 422
     assert message in problems(response)
     assert game_count(plain_app) == 0
@@ -337,7 +337,7 @@ def test_the_form_has_no_room_for_a_seventh_player(plain_client: FlaskClient) ->
 
 def test_a_forged_seventh_name_never_seats_a_seventh_player(plain_app: Flask, plain_client: FlaskClient) -> None:
     """A hand-made post with seven names never stores a game with seven players."""
-    start(plain_client, ["A", "B", "C", "D", "E", "F", "G"])
+    submit(plain_client, ["A", "B", "C", "D", "E", "F", "G"])
     with plain_app.app_context():
         assert all(len(game.players) <= 6 for game in db.session.scalars(select(Game)))
 

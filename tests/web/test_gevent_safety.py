@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 
 import models.base
 from models.base import GatedConnection, configure_engine, write_gate
+from tests.waiting import PATIENCE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,5 +115,5 @@ def test_in_a_patched_worker_the_app_leaves_psycopg_waiting_through_gevent() -> 
         "import psycopg.waiting as waiting\n"
         "print(waiting.wait is not getattr(waiting, 'wait_c', None))\n"
     )
-    answer = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    answer = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=PATIENCE_SECONDS)
     assert answer.stdout.strip() == "True", answer.stderr[-2000:]

@@ -11,9 +11,9 @@ from werkzeug.test import TestResponse
 
 from sqlalchemy import select
 
-from models import Game, db, table_of
+from models import Game, db, folded
 from tests.examples import twelve_days
-from tests.web.states import auruxxx_finisher_known
+from tests.web.auruxxx_states import auruxxx_finisher_known
 
 EN = {"Accept-Language": "en"}
 
@@ -30,7 +30,7 @@ def hand_points(app: Flask, token: str, player: str) -> int | None:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        current = table_of(game).current
+        current = folded(game).table.current
         entered = current.hands.get(player) if current is not None else None  # type: ignore[union-attr]
         return entered.points if entered is not None else None  # type: ignore[union-attr]
 
@@ -118,4 +118,4 @@ def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app
     with plain_app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        assert sorted(table_of(game).hands["Anna"]) == sorted(mine)  # type: ignore[union-attr]
+        assert sorted(folded(game).table.hands["Anna"]) == sorted(mine)  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ import rules.history
 from app import create_app
 from infra.config import TestConfig
 from models import Event, Game, db, history_of
-from tests.web.states import start, tap
+from tests.web.driver import start, tap
 
 
 def app_on(database: Path) -> Flask:

@@ -27,7 +27,6 @@ from urllib.parse import quote
 import flask_migrate
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -36,31 +35,20 @@ from werkzeug.test import TestResponse
 
 from app import create_app
 from infra.config import TestConfig
-from models import Game, db, table_of
+from models import Game, db, folded
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
-from tests.web.states import PLAYERS, STATES, Tokens, clone, counts, start, tokens
+from tests.web.driver import PLAYERS, start
+from tests.web.states import FORMS, STATES, VALUES, Tokens, clone, counts, tokens
+from views.sheets import SHEETS
 
-WRITE_BLUEPRINTS = ("games", "auruxxx", "twelve_days", "join", "seats", "evening")
-WRITE_ENDPOINTS = (
-    "auruxxx.correct",
-    "auruxxx.finish",
-    "auruxxx.hand",
-    "auruxxx.hand_on_happy_man",
-    "auruxxx.pass_cross",
-    "evening.next_game",
-    "games.import_record",
-    "games.new",
-    "games.rematch",
-    "games.undo",
-    "join.card",
-    "join.new_address",
-    "seats.choose",
-    "twelve_days.clear_day",
-    "twelve_days.correct_day",
-    "twelve_days.final_hand",
-    "twelve_days.give_day",
-    "twelve_days.reveal_card",
-    "twelve_days.take_day",
+WRITE_BLUEPRINTS = ("games", "records", "join", "seats", "evening", *(sheet.blueprint.name for sheet in SHEETS.values()))
+WRITE_ENDPOINTS = tuple(
+    sorted(
+        (
+            "evening.next_game", "games.new", "games.rematch", "games.undo", "join.card",
+            "join.new_address", "records.import_record", "seats.choose", *FORMS,
+        )
+    )
 )
 """Every POST route of the game blueprints; ``test_the_list_of_write_endpoints_is_complete`` keeps it honest."""
 
@@ -186,56 +174,29 @@ field_names = st.one_of(st.sampled_from(FIELD_NAMES), st.sampled_from(HOSTILE_TE
 form_fields = st.lists(st.tuples(field_names, values), max_size=10)
 """A form as a list of pairs: fields may be missing, repeated or unknown."""
 
-players = st.sampled_from(PLAYERS)
 PLAUSIBLE: dict[str, st.SearchStrategy[str]] = {
-    "player": players,
-    "finisher": players,
-    "happy_man": st.sampled_from([*PLAYERS, ""]),
-    "taken_by": st.sampled_from([*PLAYERS, ""]),
-    "gift_to": st.sampled_from([*PLAYERS, ""]),
-    "round": st.sampled_from(["0", "1", "2"]),
-    "day": st.sampled_from(["0", "1", "2", "11"]),
-    "golden12": st.sampled_from(["1", "2", "5"]),
-    "card": st.sampled_from(["1", "2", "5", "12", "santa", "mrs_claus"]),
-    "points": st.sampled_from(["0", "10", "35"]),
-    "cards": st.sampled_from(["", "n5 n7", "golden12 fifty", "two happy_man action"]),
+    "player": st.sampled_from(PLAYERS),
     "action": st.sampled_from(
         ["start", "save", "save-points", "add:n5", "add:golden12", "remove:0", "more:5", "less:5", "up:1", "down:0", "clear:0", "add:Dora"]
     ),
     "event": st.sampled_from(["1", "2", "3", "4"]),
     "seen": st.sampled_from(["0", "1", "3", "9"]),
-    "mode": st.sampled_from(["taken", "played"]),
     "name": st.sampled_from([*PLAYERS, "", "anna", "Dora"]),
     "then": st.sampled_from(["sheet", "join"]),
     "dealer": st.sampled_from(["0", "1", "2"]),
-    "variant": st.sampled_from(["standard", "8nights", "8players"]),
-    "golden12_in_hand": st.sampled_from(["12", "0", "25"]),
-    "two_in_hand": st.sampled_from(["2", "25"]),
-    "halving": st.sampled_from(["net", "penalty"]),
-    "rounding": st.sampled_from(["exact", "floor", "ceil"]),
-    **{f"passes-{seat}": st.sampled_from(["0", "1", "3"]) for seat in range(3)},
-    **{f"hand-{seat}": st.sampled_from(["0", "10", "-5"]) for seat in range(3)},
-    **{f"card-{seat}": st.sampled_from(["1", "2", "5", "santa"]) for seat in range(3)},
-    **{f"count-{card}": st.sampled_from(["0", "1", "4"]) for card in ("1", "5", "12", "santa")},
+    **VALUES,
 }
 """Values a phone would send for each field: a hostile form is mostly a real form with a few fields spoilt."""
 
+OPTIONS = tuple(option.name for sheet in SHEETS.values() for option in sheet.options)
 ENDPOINT_FIELDS: dict[str, tuple[str, ...]] = {
-    "auruxxx.pass_cross": ("player", "round", "key"),
-    "auruxxx.hand_on_happy_man": ("player", "round", "key"),
-    "auruxxx.finish": ("player", "round", "golden12", "key"),
-    "auruxxx.hand": ("round", "action", "cards", "points", "key"),
-    "auruxxx.correct": ("seen", "finisher", "happy_man", "golden12", "passes-0", "passes-1", "passes-2", "hand-0", "hand-1", "hand-2"),
     "games.undo": ("event", "key"),
-    "games.new": ("player", "player", "player", "dealer", "action", "variant", "golden12_in_hand", "two_in_hand", "halving", "rounding"),
-    "evening.next_game": ("player", "player", "player", "dealer", "action", "variant", "golden12_in_hand", "two_in_hand", "halving", "rounding"),
+    "games.new": ("player", "player", "player", "dealer", "action", *OPTIONS),
+    "evening.next_game": ("player", "player", "player", "dealer", "action", *OPTIONS),
     "seats.choose": ("name", "then"),
-    "twelve_days.reveal_card": ("day", "player", "card", "key"),
-    "twelve_days.give_day": ("day", "player", "key"),
-    "twelve_days.take_day": ("day", "player", "key"),
-    "twelve_days.final_hand": ("action", "count-1", "count-5", "count-12", "count-santa"),
-    "twelve_days.correct_day": ("seen", "mode", "taken_by", "card-0", "card-1", "card-2", "gift_to"),
+    **FORMS,
 }
+"""The fields each write endpoint's form sends: each game registers its own (``tests.web.states``)."""
 
 
 @st.composite
@@ -428,7 +389,7 @@ def assert_folds(app: Flask, *, since_id: int, game_id: int) -> None:
     with app.app_context():
         games = db.session.scalars(select(Game).where((Game.id > since_id) | (Game.id == game_id))).all()
         for game in games:
-            table_of(game)
+            folded(game).table
 
 
 def newest_game_id(app: Flask) -> int:

@@ -15,10 +15,11 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from models import Event, Game, Player, db, table_of
-from rules import history, record
+from models import Event, Game, Player, db, folded
+from rules import record
 from rules.games import Table
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
+from tests.web.driver import start
 
 EN = {"Accept-Language": "en"}
 
@@ -49,7 +50,7 @@ def scored_game(app: Flask, token: str) -> dict[str, Any]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return record.scored(table_of(game).game)
+        return record.scored(folded(game).table.game)
 
 
 def cli_score(runner: FlaskCliRunner, text: str) -> Any:
@@ -96,19 +97,12 @@ def upload(
     return client.post("/import", data=data, content_type="multipart/form-data", headers={"Accept-Language": language})
 
 
-def start(client: FlaskClient) -> str:
-    """Start a game of Anna, Ben and Cleo through the form (no CSRF) and return its token."""
-    response = client.post("/new/auruxxx", data={"player": ["Anna", "Ben", "Cleo"], "action": "start"})
-    assert response.status_code == 303
-    return token_from(response.headers["Location"])
-
-
 # --- Export ------------------------------------------------------------------------------------
 
 
 def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, plain_client: FlaskClient) -> None:
     """A game without rounds exports its players, house rules and an empty result."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     response = plain_client.get(f"/g/{token}/record.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
@@ -119,7 +113,7 @@ def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, plain_clien
 
 def test_export_follows_every_tap(plain_app: Flask, plain_client: FlaskClient) -> None:
     """After taps on the sheet the export is ``record.scored`` of the folded game, halves as .5."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     taps = [
         ("happy-man", {"round": "0", "player": "Cleo"}),
         ("pass", {"round": "0", "player": "Anna"}),
@@ -137,7 +131,7 @@ def test_export_follows_every_tap(plain_app: Flask, plain_client: FlaskClient) -
 
 def test_export_is_the_text_the_score_command_prints(plain_client: FlaskClient, strict_runner: FlaskCliRunner) -> None:
     """Scoring an exported record again with the CLI prints the very same text."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
     exported = plain_client.get(f"/g/{token}/record.json").get_data(as_text=True)
     outcome = cli_score(strict_runner, exported)
@@ -147,7 +141,7 @@ def test_export_is_the_text_the_score_command_prints(plain_client: FlaskClient, 
 
 def test_sheet_links_its_record_as_an_alternate(plain_client: FlaskClient) -> None:
     """The sheet announces its JSON record in the head and offers it for download."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     page = plain_client.get(f"/g/{token}").get_data(as_text=True)
     assert f'<link rel="alternate" type="application/json" href="/g/{token}/record.json">' in page
     assert f'href="/g/{token}/record.json" download=' in page
@@ -200,7 +194,7 @@ def test_imported_auruxxx_game_plays_on(strict_app: Flask, strict_client: FlaskC
 
 def test_an_exported_record_imports_as_it_is(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Export, import, export again: the same record, the result recomputed rather than trusted."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     plain_client.post(f"/g/{token}/finish", data={"round": "0", "player": "Anna", "golden12": "2"})
     plain_client.post(f"/g/{token}/hand/1", data={"round": "0", "action": "save", "cards": "n5 two"})
     plain_client.post(f"/g/{token}/hand/2", data={"round": "0", "action": "save-points", "points": "9"})
@@ -555,12 +549,12 @@ def stored_table(app: Flask, token: str) -> Table[Any]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return table_of(game)
+        return folded(game).table
 
 
 def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Figure, crosses, finisher and a hand tapped mid-round survive export and import; the copy plays on and undoes."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     taps = [
         ("happy-man", {"round": "0", "player": "Cleo"}),
         ("pass", {"round": "0", "player": "Anna"}),

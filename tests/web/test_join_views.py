@@ -18,6 +18,7 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from models import Game, db
+from tests.web.driver import start
 
 EN = {"Accept-Language": "en"}
 SCALE = 10
@@ -106,13 +107,6 @@ def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 
-def start(client: FlaskClient, names: tuple[str, ...] = ("Anna", "Ben", "Cleo"), **extra: str) -> str:
-    """Start an AURUXXX game through the form and return its edit token."""
-    response = client.post("/new/auruxxx", data={"player": list(names), "action": "start", **extra})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return str(response.headers["Location"]).removeprefix("/g/")
-
-
 def read_token(app: Flask, token: str) -> str:
     """Return the read-only token of the game an edit token opens."""
     with app.app_context():
@@ -143,7 +137,7 @@ def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_
     plain_app: Flask, plain_client: FlaskClient
 ) -> None:
     """Both codes decode, with a real QR reader, to absolute addresses, which are also written out, with the TV's."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     watch = read_token(plain_app, token)
     table = table_token(plain_app, token)
     response = plain_client.get(f"/g/{token}/join", headers=EN)
@@ -157,7 +151,7 @@ def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_
 
 def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(plain_client: FlaskClient) -> None:
     """The creator's laptop calls itself localhost; the codes carry the address ``make run`` prints, and the page says why."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     table = table_token(plain_client.application, token)
     for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
         page = plain_client.get(f"/g/{token}/join", headers=EN, base_url=base).get_data(as_text=True)
@@ -170,7 +164,7 @@ def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(plain_c
 
 def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient) -> None:
     """Between the dark modules and the edge of the viewBox there are at least four white modules on every side."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     page = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
     for code in qr_codes(page):
         left, top, right, bottom = code.extent()
@@ -183,7 +177,7 @@ def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient)
 
 def test_a_long_address_still_decodes(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Behind a longer host name (a bigger QR version) the code still reads back exactly."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="https://tischblock.example-kneipe.de:8443").get_data(as_text=True)
     table_code = qr_codes(page)[0]
     assert table_code.decode() == f"https://tischblock.example-kneipe.de:8443/t/{table_token(plain_client.application, token)}"
@@ -200,7 +194,7 @@ def test_a_twelve_days_game_has_a_join_page_too(plain_client: FlaskClient) -> No
 
 def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Flask, plain_client: FlaskClient) -> None:
     """The edit sheet offers the QR code; the read-only sheet does not (it would hand out its own token)."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     watch = read_token(plain_app, token)
     assert f'href="/g/{token}/join"' in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     read_only = plain_client.get(f"/g/{watch}", headers=EN).get_data(as_text=True)
@@ -209,7 +203,7 @@ def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Fl
 
 def test_only_the_edit_address_opens_the_join_page(plain_app: Flask, plain_client: FlaskClient) -> None:
     """The read-only address and an unknown token find no join page; nor can they make a new address."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     watch = read_token(plain_app, token)
     assert plain_client.get(f"/g/{watch}/join").status_code == 404
     assert plain_client.get("/g/not-a-game/join").status_code == 404
@@ -224,7 +218,7 @@ def test_only_the_edit_address_opens_the_join_page(plain_app: Flask, plain_clien
 
 def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_client: FlaskClient) -> None:
     """With the form's CSRF token: the old edit and table addresses are gone everywhere, the new code carries the new table address, the read-only address stays."""
-    token = start(strict_client, csrf_token=csrf_token(strict_client.get("/new/auruxxx")))
+    token = start(strict_client, "auruxxx", csrf_token=csrf_token(strict_client.get("/new/auruxxx")))
     watch = read_token(strict_app, token)
     table = table_token(strict_app, token)
     join = strict_client.get(f"/g/{token}/join", headers=EN)
@@ -265,7 +259,7 @@ def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_c
 
 def test_a_new_address_from_htmx_navigates_to_the_new_join_page(plain_app: Flask, plain_client: FlaskClient) -> None:
     """An htmx post is told to navigate (HX-Redirect) rather than swap the page into the form."""
-    token = start(plain_client)
+    token = start(plain_client, "auruxxx")
     response = plain_client.post(f"/g/{token}/new-address", headers={"HX-Request": "true"})
     assert response.status_code == 204
     target = str(response.headers["HX-Redirect"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import re
 import threading
-import time
 import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -28,8 +27,12 @@ from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from sqlalchemy import event as sqlalchemy_event
-from models import Event, db
-from tests.web.states import STATES, start, tap, tokens
+
+from models import Event, Folded, Game, db
+from tests.web.driver import start, tap
+from tests.waiting import until
+from tests.web.states import STATES, tokens
+from views.viewers import Viewer
 
 WAIT = 10.0
 """How long a test waits for a stream to be woken; it returns as soon as it is."""
@@ -132,9 +135,9 @@ def test_each_change_is_rendered_once_per_language(live_app: Flask, client: Flas
     renders: list[tuple[str, str]] = []
     render = views.live.live_sheet
 
-    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
-        renders.append((address, language))
-        return render(app, address, language)
+    def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        renders.append((viewer.address, viewer.language))
+        return render(game, viewer, state)
 
     monkeypatch.setattr(views.live, "live_sheet", counted)
     phones = ["de"] * 5 + ["en"] * 2
@@ -261,9 +264,7 @@ def test_a_reconnect_takes_the_version_from_the_listener_and_asks_only_for_its_a
     game = tokens(app, token)
     thread, result, _ = wait_in_background(app, game.id, 2)
     hub = hub_of(app)
-    deadline = time.monotonic() + WAIT
-    while hub.version_of(game.id) is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until(lambda: hub.version_of(game.id) is not None, what="the listener to learn the game's version", seconds=WAIT)
     assert hub.version_of(game.id) == 2
     sent = statements_of(app, lambda: events_of(client.get(f"/g/{token}/live?since=0", headers={"Last-Event-ID": "2"})))
     assert [statement.split()[0] for statement, _ in sent] == ["SELECT"]
@@ -385,7 +386,7 @@ def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     """The refetch stays the fallback: a failed render becomes a "changed" event with the version."""
     token = crossed_twice(client)
 
-    def broken(app: Flask, address: str, language: str) -> tuple[int, str, str]:
+    def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
     monkeypatch.setattr(views.live, "live_sheet", broken)
@@ -418,9 +419,9 @@ def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient,
     renders: list[str] = []
     render = views.live.live_sheet
 
-    def counted(app: Flask, address: str, language: str) -> tuple[int, str, str]:
-        renders.append(language)
-        return render(app, address, language)
+    def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
+        renders.append(viewer.language)
+        return render(game, viewer, state)
 
     monkeypatch.setattr(views.live, "live_sheet", counted)
     answer = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})

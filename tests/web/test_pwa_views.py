@@ -15,18 +15,12 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from faq.content import load_outlines
+from tests.web.driver import start
 from views.assets import LONG_LIFE_SECONDS, fingerprint
 from views.pwa import ICONS, phone_texts
 
 DE = {"Accept-Language": "de"}
 EN = {"Accept-Language": "en"}
-
-
-def start(client: FlaskClient, kind: str = "auruxxx") -> str:
-    """Start a game through the new-game form and return its sheet's address."""
-    response = client.post(f"/new/{kind}", data={"player": ["Anna", "Ben", "Cleo"], "action": "start"})
-    assert response.status_code == 303
-    return str(response.headers["Location"])
 
 
 def worker_settings(client: FlaskClient) -> dict[str, object]:
@@ -42,7 +36,7 @@ def worker_settings(client: FlaskClient) -> dict[str, object]:
 
 
 def test_every_kind_of_page_links_the_manifest(plain_client: FlaskClient) -> None:
-    sheet = start(plain_client)
+    sheet = f"/g/{start(plain_client, 'auruxxx')}"
     for page in ("/", "/faq", "/faq/auruxxx", "/new/12days", sheet, f"{sheet}/history", "/offline", "/no-such-page"):
         body = plain_client.get(page).get_data(as_text=True)
         assert '<link rel="manifest" href="/manifest.webmanifest">' in body, page
@@ -231,7 +225,7 @@ def test_phone_texts_are_german_for_a_german_reader(plain_app: Flask) -> None:
 
 
 def test_a_sheet_carries_when_it_was_drawn_its_phone_texts_and_what_each_tap_is(plain_client: FlaskClient) -> None:
-    sheet = start(plain_client)
+    sheet = f"/g/{start(plain_client, 'auruxxx')}"
     page = plain_client.get(sheet, headers=DE).get_data(as_text=True)
     assert re.search(r'<section id="sheet"[^>]* data-as-of="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"', page)
     texts = re.search(r"<div id=\"connection\"[^>]* data-texts='([^']*)'", page)
@@ -243,7 +237,7 @@ def test_a_sheet_carries_when_it_was_drawn_its_phone_texts_and_what_each_tap_is(
 
 
 def test_a_twelve_days_card_shows_on_its_face_while_it_waits(plain_client: FlaskClient) -> None:
-    sheet = start(plain_client, "12days")
+    sheet = f"/g/{start(plain_client, '12days')}"
     page = plain_client.get(sheet, headers=EN).get_data(as_text=True)
     assert 'id="card-face-0"' in page
     assert re.search(r'data-tap="Anna reveals 1" data-pending-in="#card-face-0" data-pending-shows="1"', page)

@@ -6,8 +6,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from models import Event, Game, db, table_of
-from tests.web.states import start, tap
+from models import Event, Game, db, folded
+from tests.web.driver import start, tap
 
 EN = {"Accept-Language": "en"}
 
@@ -37,7 +37,7 @@ def test_revealed_cards_are_cleared_in_one_tap_then_the_taker_is_noted(plain_app
     with plain_app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        assert table_of(game).game.days[0].taken_by == "Cleo"  # type: ignore[union-attr]
+        assert folded(game).table.game.days[0].taken_by == "Cleo"  # type: ignore[union-attr]
 
 
 def test_only_the_open_days_cards_can_be_cleared(plain_app: Flask, plain_client: FlaskClient) -> None:

@@ -20,7 +20,8 @@ from app import create_app
 from infra.config import Config, TestConfig
 from infra.extensions import init_limiter, limiter
 from models import Game, db
-from tests.web.states import PLAYERS, counts, start, tokens
+from tests.web.driver import PLAYERS, start
+from tests.web.states import counts, tokens
 from views import limits
 
 EN = {"Accept-Language": "en"}

@@ -19,9 +19,10 @@ from PIL import Image
 
 from models import Game, db
 from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
-from tests.web.states import start, tokens
+from tests.web.driver import start
+from tests.web.states import tokens
 from views.result import card_svg
-from views.sheets import sheet_of
+from views.sheets import scoreboard
 
 EN = {"Accept-Language": "en"}
 
@@ -145,7 +146,7 @@ def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(plain_app: F
     with plain_app.test_request_context(headers=EN):
         game = db.session.get(Game, tokens(plain_app, token).id)
         assert game is not None
-        svg = card_svg(game, sheet_of(game.kind).scoreboard(game))
+        svg = card_svg(game, scoreboard(game))
     for name in PLAYERS:
         assert f">{name}</text>" in svg or f">★ {name}</text>" in svg
     assert svg.index(f"★ {winner}") < min(svg.index(f">{name}</text>") for name in PLAYERS if name != winner)
@@ -170,7 +171,7 @@ def test_a_running_game_has_a_picture_that_says_so(plain_app: Flask, plain_clien
     with plain_app.test_request_context(headers=EN):
         game = db.session.get(Game, tokens(plain_app, token).id)
         assert game is not None
-        svg = card_svg(game, sheet_of(game.kind).scoreboard(game))
+        svg = card_svg(game, scoreboard(game))
     assert "The game is still running" in svg and "★" not in svg and "series--" in svg and "<polyline" not in svg
     response = plain_client.get(f"/g/{token}/result.png", headers=EN)
     assert response.status_code == 200 and Image.open(io.BytesIO(response.data)).size[0] == 1080

@@ -7,7 +7,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.web.states import start
+from tests.web.driver import start
 
 ENGLISH = {"Accept-Language": "en"}
 GERMAN = {"Accept-Language": "de"}

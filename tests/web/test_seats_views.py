@@ -8,7 +8,8 @@ from sqlalchemy import func, select
 
 from models import SeatClaim, db
 from tests.web.evenings import PLAYERS, contexts, game_of, rematch
-from tests.web.states import start, tap, tokens
+from tests.web.driver import start, tap
+from tests.web.states import tokens
 
 EN = {"Accept-Language": "en"}
 

@@ -30,7 +30,8 @@ from app import create_app
 from infra.config import TestConfig
 from models import Game, db
 from models.game import new_token
-from tests.web.states import STATES, Tokens, clone, counts, start, tap, tokens
+from tests.web.driver import start, tap
+from tests.web.states import STATES, Tokens, clone, counts, tokens
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true"}
@@ -456,7 +457,7 @@ def test_a_crash_logs_its_traceback_without_the_token(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError(f"no sheet for /g/{token} today")
 
-    monkeypatch.setattr("views.games.sheet_of", crash)
+    monkeypatch.setattr("views.games.render", crash)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
     with caplog.at_level(logging.ERROR, logger=secure_app.logger.name):
         assert secure_app.test_client().get(f"/g/{token}").status_code == 500

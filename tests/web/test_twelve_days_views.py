@@ -11,20 +11,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from models import Event, Game, db, table_of
+from models import Event, Game, db, folded
 from rules import record
 from rules.twelve_days.history import TwelveDaysTable
+from tests.web.driver import start
 
 EN = {"Accept-Language": "en"}
 HTMX = {"HX-Request": "true", **EN}
 PLAYERS = ["A", "B", "C"]
-
-
-def start(client: FlaskClient, variant: str = "standard", names: list[str] = PLAYERS) -> str:
-    """Start a 12 Days game through the form and return its token."""
-    response = client.post("/new/12days", data={"player": names, "variant": variant, "action": "start"})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return str(response.headers["Location"]).removeprefix("/g/")
 
 
 def post(client: FlaskClient, token: str, route: str, headers: dict[str, str] | None = None, **data: Any) -> TestResponse:
@@ -49,7 +43,7 @@ def stored(app: Flask, token: str) -> TwelveDaysTable:
     """Return what the game's history adds up to."""
     with app.app_context():
         game = db.session.scalars(db.select(Game).where(Game.token == token)).one()
-        table = table_of(game)
+        table = folded(game).table
         assert isinstance(table, TwelveDaysTable)
         return table
 
@@ -63,7 +57,7 @@ def event_count(app: Flask) -> int:
 @pytest.fixture
 def token(plain_client: FlaskClient) -> str:
     """Return a fresh standard game for A, B and C."""
-    return start(plain_client)
+    return start(plain_client, "12days", PLAYERS, variant="standard")
 
 
 def test_a_day_resolves_when_the_last_card_is_in(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
@@ -240,7 +234,7 @@ def test_only_finished_days_can_be_corrected(plain_client: FlaskClient, token: s
 
 def test_eight_nights_offers_only_its_cards(plain_client: FlaskClient) -> None:
     """8 Nights has no Claus cards and values only up to 8."""
-    token = start(plain_client, "8nights")
+    token = start(plain_client, "12days", PLAYERS, variant="8nights")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     values = set(re.findall(r'name="card" value="([^"]+)"', page))
     assert values == {str(v) for v in range(1, 9)}
