@@ -16,6 +16,10 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    whose title fields hold more of the words is raised, more so when one line of them (the
    question, one paraphrase, the keywords) holds them at once, and a question of one or two
    words that names only terms an entry is the home of (its ``names``) raises that entry.
+   Several numbers in one question share their weight: a list of cards played describes a
+   situation, and no one of them is what is asked about. An entry is raised, too, by the share
+   of the question's letter trigrams its question and paraphrases hold: the words' own letters
+   count where the lexicon missed a form or a misspelling.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -38,8 +42,10 @@ from faq.vocabulary import Vocabulary, load_vocabularies
 
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
-answer, the details, and the parts of the compounds it uses."""
-WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 0.75, "details": 0.5, "parts": 0.5}
+answer, the details, and the parts of the compounds it uses. The answer and the details, written
+from the rules rather than from players' questions, weigh a quarter and a fifth of the question:
+what a player asks in words no paraphrase foresaw, the rules' own text often still says."""
+WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 1.0, "details": 0.75, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
 COVERAGE = 1.0
@@ -72,10 +78,17 @@ LINKS = ("", "s", "n", "en", "es")
 """What German writes between the parts of a compound: Tag-es-karte, Runde-n-ende."""
 PARTICIPLE = "ge"
 """German's participle prefix, which the stemmer keeps: "getauscht" is "tauscht" done, cut back to "tausch"."""
+LOOKS = 1.0
+"""How much an entry is raised by the share of a question's letter trigrams its question and paraphrases hold: the
+words' own letters, where the lexicon missed a form, a misspelling or an ending ("colect", "refilled", "running")."""
 NEAREST = 3
 """How many entries a question that matches nothing still gets."""
 PLACES = 4
 """Decimal places of every weight: the browser adds the very same numbers."""
+
+
+Group = tuple[tuple[str, float], ...]
+"""The terms that stand for one word of a question, each with how sure it is."""
 
 
 def variants(word: str) -> set[str]:
@@ -85,6 +98,11 @@ def variants(word: str) -> set[str]:
     (['swa'], False)
     """
     return {word} | {word[:at] + word[at + 1:] for at in range(len(word))}
+
+
+def is_number(group: Group) -> bool:
+    """Tell whether a word of a question is a number: every term it stands for is digits."""
+    return all(term.isdigit() for term, _ in group)
 
 
 def grams(text: str) -> set[str]:
@@ -114,8 +132,6 @@ class Hit:
         return Markup("".join(out))
 
 
-Group = tuple[tuple[str, float], ...]
-"""The terms that stand for one word of a question, each with how sure it is."""
 
 
 class Section:
@@ -134,7 +150,8 @@ class Section:
         ]
         words = [{name: [w for w in WORD.findall(text) if meaningful(w)] for name, text in entry.items()} for entry in folded]
         used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
-        lexicon = {word: vocabulary.term(word) for word in used}
+        known = set(used)
+        lexicon = {word: vocabulary.term(word, known) for word in used}
         lexicon.update({form: digits for form, digits in fold.numbers.items() if form not in lexicon})
         lexicon.update({own: term for word, term in list(lexicon.items()) if (own := stem(word, self.lang)) not in lexicon})
         self.lexicon = lexicon
@@ -175,14 +192,19 @@ class Section:
                       for e in self.entries]
         """The terms each entry is the home of."""
         self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
-        """Each entry's question and paraphrases, folded, to find the closest when nothing matches."""
+        """Each entry's question and paraphrases, folded, to compare a query with letter by letter."""
+        self._looks = [grams(looks) for looks in self.looks]
+        """The letter trigrams of each entry's looks."""
 
     @staticmethod
     def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
         """Return every term's weight per entry by BM25F: the fields' weighted, length-normalised counts added, then saturated once.
 
         An entry that names a word in its question, its paraphrases and its answer is about it,
-        but not three times as much as one that names it once in its question.
+        but not three times as much as one that names it once in its question. A word's rarity
+        is damped by its square root: among some forty entries, a word one entry uses and a word
+        three use differ by chance as much as by meaning, and an undamped rarity let one rare
+        word of a question outweigh an entry that holds all the others.
         """
         count = len(fields) or 1
         averages = {name: sum(len(f[name]) for f in fields) / count or 1.0 for name in FIELDS}
@@ -195,7 +217,7 @@ class Section:
                 for term, times in Counter(f[name]).items():
                     counted[term] += WEIGHTS[name] * times / norm
             for term, mentions in counted.items():
-                rarity = math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5))
+                rarity = math.sqrt(math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5)))
                 weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
         return {term: dict(sorted(found.items())) for term, found in weights.items()}
 
@@ -272,9 +294,10 @@ class Section:
         """Return the query's words with two neighbours joined where together they make a known word.
 
         Players split compounds ("Karten Tausch") and misspell split names ("hapy man"): a pair
-        is joined when it is a known word, or one typo from one while either half is unknown
-        (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok" or
-        "hand as" is no misspelt word). Two numbers stay two: "3 6" are three sixes, not 36.
+        is joined when it is a known word, or one typo from one while a half means nothing by
+        itself (letters only, and no half shorter than three letters: "eine 7", "i refill", "it ok"
+        or "hand as" is no misspelt word; "wer teilt" or "geb ich" are two words, each understood).
+        Two numbers stay two: "3 6" are three sixes, not 36.
         """
         meaningful = self.vocabulary.meaningful
         out: list[str] = []
@@ -283,7 +306,7 @@ class Section:
             pair = asked[at] + asked[at + 1] if at + 1 < len(asked) else ""
             worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1])) and not asked[at].isdigit() and not asked[at + 1].isdigit()
             misspelt = (pair.isalpha() and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
-                        and (asked[at] not in self.lexicon or asked[at + 1] not in self.lexicon))
+                        and not (self._stands_alone(asked[at]) and self._stands_alone(asked[at + 1])))
             if worth and (pair in self.lexicon or (misspelt and self._typos(pair))):
                 out.append(pair)
                 at += 2
@@ -292,15 +315,28 @@ class Section:
                 at += 1
         return out
 
+    def _stands_alone(self, word: str) -> bool:
+        """Tell whether a word means something by itself: a stopword, a known word, or one the lexicon finds by its ending, beginning or a typo."""
+        return not self.vocabulary.meaningful(word) or word in self.lexicon or bool(self.resolve(word))
+
     def groups(self, query: str) -> list[Group]:
-        """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once)."""
+        """Return, for each meaningful word of a query, the terms that stand for it (a word said twice counts once).
+
+        Several numbers share their weight: "2, 6 and 9" or "1 1 3 3 7" lists the cards of a
+        situation, and no one of them is what the question is about, so each counts the less
+        sure by the square root of how many numbers there are.
+        """
         found: list[Group] = []
         for word in self.joined(self.vocabulary.folding.words(query)):
             if self.vocabulary.meaningful(word):
                 for group in self.resolve(word):
                     if group not in found:
                         found.append(group)
-        return found
+        numbers = sum(1 for group in found if is_number(group))
+        if numbers < 2:
+            return found
+        share = math.sqrt(numbers)
+        return [tuple((term, sure / share) for term, sure in group) if is_number(group) else group for group in found]
 
     def rank(self, query: str) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
         """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""
@@ -322,8 +358,9 @@ class Section:
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
             lines = self._best_lines(groups)
-            ranked = [(score * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0)
-                                     + self._named(at, groups)) / len(groups)), at)
+            asked = grams(self.vocabulary.folding.fold(query))
+            ranked = [(score * (1 + LOOKS * self._alike(asked, at))
+                       * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups)), at)
                       for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(query), terms, False
@@ -358,12 +395,14 @@ class Section:
         held = set(line)
         return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
 
+    def _alike(self, asked: set[str], at: int) -> float:
+        """Return the share of a query's letter trigrams that an entry's question and paraphrases hold."""
+        return len(asked & self._looks[at]) / len(asked) if asked else 0.0
+
     def nearest(self, query: str) -> list[tuple[float, int]]:
         """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
         asked = grams(self.vocabulary.folding.fold(query))
-        if not asked:
-            return []
-        alike = [(share, at) for at, looks in enumerate(self.looks) if (share := len(asked & grams(looks)) / len(asked))]
+        alike = [(share, at) for at in range(len(self.entries)) if (share := self._alike(asked, at))]
         return sorted(alike, key=lambda scored: (-scored[0], scored[1]))[:NEAREST]
 
     def offline(self) -> dict[str, Any]:
@@ -438,7 +477,7 @@ class Index:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "settings": {"sure": SURE, "looks": LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
         }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +22,14 @@ from faq.numerals import number_words
 from faq.tokens import Folding, plain, stem
 
 SHARED = "words.toml"
+VERB_ENDINGS = {"de": ("test", "tet", "ten", "te", "st", "et", "t"), "en": ()}
+"""The endings of a German verb's forms that Snowball's German stemmer keeps (spielt, legst, zählte);
+English's stemmer cuts its own (plays, played, playing)."""
+PARTICIPLE = "ge"
+MIN_PARTICIPLE = 6
+"""The shortest participle whose "ge" is cut ("gelegt", not "geht")."""
+MIN_ROOT = 3
+"""The shortest root a verb ending is cut back to."""
 
 
 class BrokenVocabulary(ValueError):
@@ -52,15 +60,38 @@ class Vocabulary:
                 found.setdefault(stem(word, self.lang), group[0])
         return found
 
-    def term(self, word: str) -> str:
-        """Return the term a folded word is looked up by: its group's name, or else its own stem.
+    def term(self, word: str, known: Container[str] = ()) -> str:
+        """Return the term a folded word is looked up by: its group's name, the term of the verb it is a form of, or else its own stem.
 
         A digit is its own term, so "6er" and "Sechsen" (both folded to 6) find a 6.
         """
         if word in self._concepts:
             return self._concepts[word]
         own = stem(word, self.lang)
-        return self._concepts.get(own, own)
+        if own in self._concepts:
+            return self._concepts[own]
+        verb = self.infinitive(word, known)
+        return own if verb is None else self.term(verb)
+
+    def infinitive(self, word: str, known: Container[str]) -> str | None:
+        """Return the infinitive a verb form belongs to where the stemmer keeps the form's ending, if that infinitive is a known word or a glossary word.
+
+        Snowball's German stemmer cuts "spielen" to "spiel" but leaves "spielt", "gespielt" and
+        "legst" whole, so a verb's forms were different words.
+
+        >>> vocabulary = Vocabulary("x", "de", Folding("de"), frozenset(), (("ablegen", "legen", "spielen"),))
+        >>> vocabulary.infinitive("gespielt", ()), vocabulary.infinitive("liegt", {"liegen"}), vocabulary.infinitive("nacht", ())
+        ('spielen', 'liegen', None)
+        """
+        bares = [word[len(PARTICIPLE):] for participle in (PARTICIPLE,) if word.startswith(participle) and len(word) > MIN_PARTICIPLE]
+        for bare in (word, *bares):
+            for ending in VERB_ENDINGS[self.lang]:
+                root = bare[:-len(ending)]
+                if bare.endswith(ending) and len(root) >= MIN_ROOT:
+                    for form in (root + "en", root + "n"):
+                        if form != word and (form in known or form in self._concepts):
+                            return form
+        return None
 
     def terms(self, text: str) -> list[str]:
         """Return the terms of a text's meaningful words, in order."""

@@ -37,6 +37,7 @@
     const phrase = section.phrases.length
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
+    const looks = section.entries.map((entry) => grams(entry.looks));
     const byVariant = new Map();
     keys.forEach((key) => {
       variants(key).forEach((variant) => {
@@ -115,6 +116,9 @@
       return groups;
     }
 
+    // Whether a word means something by itself, as Section._stands_alone.
+    const standsAlone = (word) => !meaningful(word) || lexicon.has(word) || resolve(word).length > 0;
+
     function joined(asked) {
       const out = [];
       let at = 0;
@@ -122,7 +126,7 @@
         const pair = at + 1 < asked.length ? asked[at] + asked[at + 1] : "";
         const worth = pair !== "" && (meaningful(asked[at]) || meaningful(asked[at + 1])) && !/^[0-9]+$/.test(asked[at]) && !/^[0-9]+$/.test(asked[at + 1]);
         const misspelt = /^[a-z]+$/.test(pair) && Math.min(asked[at].length, asked[at + 1].length) >= settings.minHalf
-          && (!lexicon.has(asked[at]) || !lexicon.has(asked[at + 1]));
+          && !(standsAlone(asked[at]) && standsAlone(asked[at + 1]));
         if (worth && (lexicon.has(pair) || (misspelt && typos(pair).length))) {
           out.push(pair);
           at += 2;
@@ -147,11 +151,17 @@
           }
         });
       });
-      return found;
+      // Several numbers share their weight, as Section.groups.
+      const isNumber = (group) => group.every(([term]) => /^[0-9]+$/.test(term));
+      const numbers = found.filter(isNumber).length;
+      if (numbers < 2) return found;
+      const share = Math.sqrt(numbers);
+      return found.map((group) => (isNumber(group) ? group.map(([term, sure]) => [term, sure / share]) : group));
     }
 
     // The entries that answer a query, best first, as Section.rank: each word's best term weight,
-    // added up, raised by the share of the words the entry's title fields hold, together and in one line; the closest in looks if none.
+    // added up, raised by the share of the query's letters the entry's questions hold and by the share of the words its
+    // title fields hold, together and in one line; the closest in looks if none.
     function search(query, limit = 10) {
       if (!query.trim()) return [];
       const asked = groups(query);
@@ -179,20 +189,18 @@
         const all = asked.every((group) => group.some(([term]) => held.has(term)));
         return asked.length <= settings.short && all ? settings.named * heldBy(section.names[position]) : 0;
       };
+      // The share of the query's letter trigrams an entry's question and paraphrases hold, as Section._alike.
+      const looked = grams(fold(query));
+      const alike = (position) => (looked.size ? [...looked].filter((gram) => looks[position].has(gram)).length / looked.size : 0);
       let ranked;
       if (scores.size) {
         ranked = [...scores].map(([position, score]) => ({
           position,
-          score: score * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
+          score: score * (1 + settings.looks * alike(position))
+            * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
         }));
       } else {
-        const looked = grams(fold(query));
-        ranked = looked.size
-          ? section.entries.map((entry, position) => {
-              const alike = grams(entry.looks);
-              return { position, score: [...looked].filter((gram) => alike.has(gram)).length / looked.size };
-            })
-          : [];
+        ranked = section.entries.map((entry, position) => ({ position, score: alike(position) }));
         ranked = ranked.filter(({ score }) => score > 0).sort(byScore).slice(0, settings.nearest);
       }
       return ranked

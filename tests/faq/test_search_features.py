@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
-from faq.search import Index, variants
+from faq.search import Index, Section, variants
 from faq.tokens import plain, stem
 from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
 
@@ -379,3 +379,92 @@ def test_short_halves_are_not_joined_into_a_misspelt_word(real: Index) -> None:
     assert section is not None
     assert section.joined(["is", "it", "ok"]) == ["is", "it", "ok"]
     assert section.joined(["in", "hand", "as"]) == ["in", "hand", "as"]
+
+
+def test_two_words_each_understood_alone_are_not_joined_into_a_typo(real: Index) -> None:
+    """"wer teilt" is one typo from "verteilt", "geb ich" and "man pasen" from other words: each half already means something."""
+    auruxxx = real.section("auruxxx", "de")
+    days = real.section("12days", "de")
+    assert auruxxx is not None and days is not None
+    assert auruxxx.joined(["wer", "teilt", "aus"]) == ["wer", "teilt", "aus"]
+    assert auruxxx.joined(["wie", "oft", "man", "pasen"]) == ["wie", "oft", "man", "pasen"]
+    assert days.joined(["wem", "geb", "ich", "den", "tag"]) == ["wem", "geb", "ich", "den", "tag"]
+
+
+@pytest.mark.parametrize(("german", "english"), [("nicht", "not"), ("nur", "only"), ("noch", "still"), ("aber", "but"),
+                                                 ("eigentlich", "actually"), ("soll", "should")])
+def test_english_drops_the_words_german_drops(german: str, english: str) -> None:
+    """A word that says nothing about the answer in one language says nothing in the other."""
+    assert not vocabulary(lang="de").meaningful(german)
+    assert not vocabulary(lang="en").meaningful(english)
+
+
+def test_several_numbers_share_the_weight_of_their_situation() -> None:
+    """A list of cards played describes what lay on the table: no one number of it is what is asked about."""
+    index = Index([entry("five", "Was ändert sich zu 5?", details="Zu 5 gibt es 5 Runden, zu 2 oder 9 nicht.", game="12days"),
+                   entry("win", "Welche Karte gewinnt den Tag?", game="12days")])
+    section = index.section("12days", "de")
+    assert section is not None
+    alone, = (sure for group in section.groups("eine 5") for _, sure in group)
+    listed = [sure for group in section.groups("2, 5 und 9") for _, sure in group]
+    assert listed == [pytest.approx(alone / 3 ** 0.5)] * 3
+    assert ids(index, "2, 5 und 9 gelegt, wer gewinnt", game="12days")[0] == "win"
+
+
+@pytest.mark.parametrize("contraction", ["won't", "won’t", "cant", "doesn't", "dont"])
+def test_english_contractions_say_not(contraction: str) -> None:
+    """"won't" is no win and "cant" no typo of "want": the contraction is the "not" it says, which says nothing."""
+    assert fold(contraction, lang="en") == "not"
+    assert not vocabulary(lang="en").meaningful("not")
+    assert not vocabulary(lang="en").meaningful("whats")
+
+
+def test_a_rare_word_is_damped_so_it_cannot_outweigh_the_rest_of_a_question() -> None:
+    """Among a few dozen entries, one entry using a word rather than three says little more about it."""
+    def fields(*question: str) -> dict[str, list[str]]:
+        return {"question": list(question), "asked": [], "keywords": [], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([fields("rare", "common"), fields("common"), fields("common"), *(fields("other") for _ in range(5))])
+    assert weights["rare"][0] / weights["common"][0] < 1.5
+    assert weights["rare"][0] > weights["common"][0]
+
+
+def test_the_answer_and_details_count_for_words_no_paraphrase_foresaw() -> None:
+    """A word said once in the answer weighs at least a quarter, in the details a fifth, of one said in the question."""
+    def fields(**found: list[str]) -> dict[str, list[str]]:
+        return {name: found.get(name, []) for name in ("question", "asked", "keywords", "answer", "details", "parts")}
+    weights = Section._weigh([fields(question=["titled"], answer=["answered"], details=["detailed"]),
+                              *(fields(question=["other"], answer=["other"], details=["other"]) for _ in range(5))])
+    assert weights["answered"][0] >= 0.25 * weights["titled"][0] - 1e-4
+    assert weights["detailed"][0] >= 0.2 * weights["titled"][0] - 1e-4
+
+
+@pytest.mark.parametrize(("german", "english"), [("jeder", "every"), ("alles", "everything"), ("alle", "all")])
+def test_every_and_all_are_one_term_in_both_languages(german: str, english: str) -> None:
+    assert term(german) == term(english, lang="en") == term("alle")
+
+
+def test_a_german_verb_form_the_stemmer_keeps_whole_is_the_verb() -> None:
+    """Snowball leaves "spielt", "gespielt" and "legst" whole; each is "spielen" or "legen", laying a card."""
+    index = Index([entry("lay", "Welche Karte darf ich spielen?"), entry("rest", "Was liegt in der Mitte?", answer="Die Karten liegen offen.")])
+    section = index.section("auruxxx", "de")
+    assert section is not None
+    assert section.lexicon["liegt"] == section.lexicon["liegen"]
+    assert term("spielt", lang="de") == term("gespielt", lang="de") == term("legst", lang="de") == term("spielen")
+    assert term("nacht", game="12days") == stem("nacht", "de")  # no verb "nachen": a noun ending in t stays itself
+
+
+def test_the_letters_of_a_word_the_lexicon_misses_still_count() -> None:
+    """"Schlusgonk" is two letters from "Schlussgong": no term, but most of its letter trigrams are the entry's."""
+    index = Index([entry("start", "Was passiert mit dem Topf am Anfang?", game="12days"),
+                   entry("gong", "Was passiert mit dem Topf beim Schlussgong?", game="12days")])
+    assert ids(index, "Topf beim Schlusgonk", game="12days")[0] == "gong"
+
+
+def test_get_is_the_term_of_bekommen_and_kriegen() -> None:
+    assert term("gets", lang="en") == term("bekommt") == term("kriegt") == term("kriegen")
+
+
+@pytest.mark.parametrize(("question", "lang"), [("ich hab vier Elfer", "de"), ("both of us hold three sixes", "en")])
+def test_a_count_held_in_hand_means_the_hand_bonus(question: str, lang: str) -> None:
+    """In 12 Days a count of one value in hand scores only through the majority bonus at the end."""
+    assert term("handbonus", lang=lang, game="12days") in {t for t in vocabulary("12days", lang).terms(question)}
