@@ -136,6 +136,8 @@ class Table:
         """Version → (when its tap was sent, the tapping phone)."""
         self.holder = 0
         self.timed = False
+        self.newest = 0
+        """The newest version the table's phones were answered or pushed: what a tap says it saw (``seen``)."""
 
 
 class Load:
@@ -233,7 +235,8 @@ class Load:
             self.step.stream_failures += 1
 
     def _arrived(self, table: Table, phone: int, version: int, arrived: float) -> None:
-        """Note a pushed version at a phone of the timed table: the push's latency, if another phone tapped it."""
+        """Note a pushed version at a phone (the table has seen it) and, at the timed table, the push's latency if another phone tapped it."""
+        table.newest = max(table.newest, version)
         sent = table.sent.get(version)
         if not table.timed or sent is None or self.step is None:
             return
@@ -247,8 +250,7 @@ class Load:
         table.holder = (table.holder + 1) % PHONES
         tapper = table.holder
         version = max(table.sent, default=0) + 1
-        # One phone taps at a time at a table, so it has seen every change before its own (``seen``).
-        body = f"csrf_token={self.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[tapper]}&seen={version - 1}"
+        body = f"csrf_token={self.csrf}&key={random.getrandbits(64):x}&round=0&player={PLAYERS[tapper]}&seen={table.newest}"
         raw = self.head("POST", f"/g/{table.token}/happy-man", body=body, extra={"HX-Request": "true"})
         started = time.perf_counter()
         table.sent[version] = (started, tapper)
@@ -267,6 +269,8 @@ class Load:
             step.timed_taps.append(took)
         text = zlib.decompress(answer, wbits=31).decode() if headers.get("content-encoding") == "gzip" else answer.decode()
         found = CHANGE.search(text)
+        if found:
+            table.newest = max(table.newest, int(found.group(1)))
         if found and int(found.group(1)) != version:  # another tap of this table came first
             table.sent[int(found.group(1))] = table.sent.pop(version)
 
