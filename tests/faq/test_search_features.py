@@ -106,6 +106,21 @@ def test_a_count_before_a_card_number_means_equal_cards_two_counts_several_pairs
     assert "gleiche" not in fold("3, 3, 5 und 10", game="12days") and "gleiche" not in fold("3 5 8 10", "en", game="12days")
 
 
+def test_a_number_of_two_words_is_one_number() -> None:
+    """"forty five" is a score of 45, not a 40 and a 5 that read as a situation of two cards; German writes it as one word."""
+    assert fold("forty five", "en") == fold("forty-five", "en") == fold("fortyfive", "en") == "45"
+    assert fold("fünfundvierzig") == fold("fuenfundvierzig") == "45"
+    assert fold("zweiundzwanziger") == "22"
+    assert fold("40, 5 and 9", "en") == "40, 5 and 9"
+
+
+def test_a_score_said_in_words_finds_the_entry_that_writes_it_in_digits() -> None:
+    index = Index([english("forty", "Is 40 a good score?"), english("forty-five", "Is 45 a good score?")])
+    assert ids(index, "is forty five a good score", lang="en")[0] == "forty-five"
+    german = Index([entry("five", "Sind 5 Punkte gut?"), entry("forty-five", "Sind 45 Punkte gut?")])
+    assert ids(german, "sind fünfundvierzig punkte gut")[0] == "forty-five"
+
+
 def test_first_and_one_as_an_article_stay_words() -> None:
     assert fold("who goes first", "en") == "who goes first"
     assert fold("eine Karte, einer von uns") == "eine karte, einer von uns"
