@@ -318,6 +318,15 @@ def test_one_typo_means_one_letter_wrong_swapped_missing_or_extra() -> None:
     assert not near("karte", "kurze") and not near("pass", "past12") and not near("card", "kart")
 
 
+def test_a_number_the_player_wrote_counts_more_than_a_word_guessed_from_a_typo() -> None:
+    """A digit or number word names a card, a day or a score for sure; a typo's correction is a guess."""
+    section = Section(vocabulary(), [entry("four", "Darf ich eine 4 legen?"), entry("swap", "Wann darf ich tauschen?")])
+    [[(four, number)]] = section.resolve("4")
+    [[(swap, typo)]] = section.resolve("tuaschen")
+    assert (four, swap) == ("4", term("tauschen"))
+    assert typo < number < 1.0
+
+
 def test_typo_tolerance_leaves_short_words_alone() -> None:
     index = Index([entry("day", "Wer bekommt den Tag?", game="12days")])
     assert terms(index, "tay", game="12days") == frozenset()
