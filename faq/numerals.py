@@ -12,10 +12,11 @@ from collections.abc import Callable
 
 from num2words import num2words
 
-CARDINALS = tuple(range(0, 101))
-"""Every number a card, a day, a score or a count in the FAQ is likely to be said as: "fünfundvierzig", "forty-five"."""
-TENS, UNITS = range(20, 100, 10), range(1, 10)
-"""The parts English writes a number of 21 to 99 in, apart: "forty five", "forty-five"."""
+CARDINALS = (*range(0, 21), *range(30, 101, 10))
+"""Every number a card, a day, a score or a count in the FAQ is likely to be said as, with the names of its cards."""
+COMPOUNDS = tuple(number for number in range(21, 100) if number % 10)
+"""Scores said in words ("fünfundvierzig"): no card bears them, so they have no card names. English writes them
+in two words ("forty five", "forty-five"), which the folding joins once each is digits (faq.tokens)."""
 ORDINALS = {"de": range(2, 21), "en": range(3, 21)}
 """Ordinals read as numbers: "am dritten Tag", "zu viert", "the twelfth day". "erste", "first" and
 "second" mostly mean something else ("who goes first"), so they stay words."""
@@ -39,12 +40,14 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
     """
     found: dict[str, str] = {}
     for number in CARDINALS:
-        word = fold(num2words(number, lang=lang)).replace("-", "")
+        word = fold(num2words(number, lang=lang))
         digits = str(number)
         for form in (word, *(word + ending for ending in CARD_ENDINGS[lang])):
             found.setdefault(form, digits)
         for ending in DIGIT_ENDINGS[lang]:
             found.setdefault(digits + ending, digits)
+    for number in COMPOUNDS:
+        found.setdefault(fold(num2words(number, lang=lang)), str(number))
     for number in ORDINALS[lang]:
         word = fold(num2words(number, lang=lang, to="ordinal"))
         stem = word[:-1] if lang == "de" and word.endswith("e") else word
@@ -52,18 +55,3 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
             found.setdefault(form, str(number))
     return {form: digits for form, digits in found.items() if form.isalnum()}
 
-
-def compound_numbers(lang: str) -> tuple[tuple[str, str], ...]:
-    """Return the phrases that join a number said in two words, once each word is its digits: "forty five" (40 5) is 45.
-
-    German writes such numbers as one word ("fünfundvierzig"), which number_words reads whole.
-
-    >>> import re
-    >>> [re.sub(pattern, means, "40 5 or 90-9") for pattern, means in compound_numbers("en") if re.search(pattern, "40 5 or 90-9")]
-    ['45 or 90-9', '40 5 or 99']
-    >>> compound_numbers("de")
-    ()
-    """
-    if lang != "en":
-        return ()
-    return tuple((rf"\b{tens}[\s-]+{unit}\b", str(tens + unit)) for tens in TENS for unit in UNITS)

@@ -2,7 +2,7 @@
 
 The server's index and the browser's offline search both fold text this way, from the same
 data (``Folding.offline``): case, accents and ß folded, German ae/oe/ue as a/o/u (phones without
-umlaut keys), number words and card names as digits (faq.numerals), and the phrases of one thing
+umlaut keys), number words and card names as digits (faq.numerals; "forty five" is 45), and the phrases of one thing
 joined into one word (Happy-Man, Happyman, Happy Man). Words are then cut to their Snowball stem,
 on the server only: the browser looks every word up in the lexicon the server built.
 """
@@ -29,6 +29,10 @@ SPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
 """Spellings of one letter, per language: German writes ä as ae without umlaut keys (so does Snowball's German stemmer)."""
 
 WORD = re.compile(r"[a-z0-9]+")
+TENS_APART = {"de": False, "en": True}
+"""Whether a language writes 21 to 99 in two words ("forty five", "forty-five"; German "fünfundvierzig" is one)."""
+TENS_AND_UNIT = re.compile(r"\b([2-9])0[\s-]+([1-9])\b")
+"""Tens and a unit, as digits, that make one number ("40 5" is 45), where a language writes numbers apart."""
 
 
 def plain(text: str, lang: str) -> str:
@@ -66,8 +70,12 @@ class Folding:
 
         >>> Folding("de", {"drei": "3"}, ((r"happy[\\s-]*m[ae]n+", "happyman"),)).fold("Drei für den Happy Man?")
         '3 fur den happyman?'
+        >>> Folding("en", {"forty": "40", "five": "5"}).fold("forty-five, forty five; 40, 5")
+        '45, 45; 40, 5'
         """
         text = WORD.sub(lambda word: self.numbers.get(word.group(), word.group()), plain(text, self.lang))
+        if TENS_APART[self.lang]:
+            text = TENS_AND_UNIT.sub(r"\1\2", text)
         if self._phrase is not None:
             text = self._phrase.sub(lambda found: self.phrases[int(str(found.lastgroup)[1:])][1], text)
         return text
@@ -79,7 +87,7 @@ class Folding:
     def offline(self) -> dict[str, Any]:
         """Return what the browser needs to fold a query the same way."""
         return {"spellings": [list(pair) for pair in SPELLINGS[self.lang]], "numbers": dict(self.numbers),
-                "phrases": [list(pair) for pair in self.phrases]}
+                "tensApart": TENS_APART[self.lang], "phrases": [list(pair) for pair in self.phrases]}
 
 
 _stemmers = {lang: Stemmer.Stemmer(name) for lang, name in LANGUAGE_NAMES.items()}

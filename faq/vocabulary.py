@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from faq.numerals import compound_numbers, number_words
+from faq.numerals import number_words
 from faq.tokens import Folding, plain, stem
 
 SHARED = "words.toml"
@@ -154,7 +154,7 @@ def build(game: str, lang: str, shared: dict[str, Any], own: dict[str, Any], pro
             parts = [re.escape(part) for part in re.split(r"[\s.-]+", folded.strip()) if part]
             if len(parts) > 1:
                 spoken.append((r"\b" + r"[\s.-]*".join(parts) + r"\b", name))
-    phrases = (*compound_numbers(lang), *written, *sorted(spoken, key=lambda phrase: -len(phrase[0])), *_phrases_of(shared.get("phrase"), SHARED, problems))
+    phrases = (*written, *sorted(spoken, key=lambda phrase: -len(phrase[0])), *_phrases_of(shared.get("phrase"), SHARED, problems))
     folding = Folding(lang, numbers, phrases)
     groups = tuple(
         tuple(dict.fromkeys(w for word in words for w in folding.words(word)))

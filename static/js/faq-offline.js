@@ -52,6 +52,8 @@
         folded = folded.split(spelling).join(letter);
       });
       folded = folded.replace(/[a-z0-9]+/g, (word) => (Object.hasOwn(section.numbers, word) ? section.numbers[word] : word));
+      // Tens and a unit said apart ("forty five", "40 5") are one number, as Folding.fold.
+      if (section.tensApart) folded = folded.replace(/\b([2-9])0[\s-]+([1-9])\b/g, "$1$2");
       if (phrase) {
         folded = folded.replace(phrase, (...found) => {
           const named = found[found.length - 1];

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from faq.content import load
+from faq.content import Entry, load
 from faq.search import Index
 from tests.waiting import PATIENCE_SECONDS
 
@@ -91,3 +91,11 @@ def test_offline_search_agrees_on_misspelt_half_typed_and_run_together_words(ind
         asked.append({"game": game, "lang": lang, "q": query.upper() if rng.random() < 0.2 else query})
     rate, differences = agreement(index, asked, limit=10)
     assert rate >= AGREEMENT_REQUIRED, "\n".join(differences)
+
+
+def test_offline_search_reads_a_number_said_in_two_words_as_one() -> None:
+    """"forty five" is 45 offline too, not a 40 and a 5."""
+    entries = [Entry(id=id, game="auruxxx", lang="en", topic="score", question=f"Is {number} a good score?", answer="Yes.",
+                     details="Lowest wins.", page="", keywords=(), controls=()) for id, number in (("forty", 40), ("forty-five", 45))]
+    asked = [{"game": "auruxxx", "lang": "en", "q": q} for q in ("is forty five a good score", "forty-five points")]
+    assert offline_top(Index(entries), asked, limit=1) == [["forty-five"], ["forty-five"]]

@@ -108,9 +108,8 @@ def test_a_count_before_a_card_number_means_equal_cards_two_counts_several_pairs
 
 def test_a_number_of_two_words_is_one_number() -> None:
     """"forty five" is a score of 45, not a 40 and a 5 that read as a situation of two cards; German writes it as one word."""
-    assert fold("forty five", "en") == fold("forty-five", "en") == fold("fortyfive", "en") == "45"
+    assert fold("forty five", "en") == fold("forty-five", "en") == "45"
     assert fold("fünfundvierzig") == fold("fuenfundvierzig") == "45"
-    assert fold("zweiundzwanziger") == "22"
     assert fold("40, 5 and 9", "en") == "40, 5 and 9"
 
 
