@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -35,22 +36,24 @@ def _digest(path: str, modified_ns: int, size: int) -> str:
     return sha.hexdigest()[:FINGERPRINT_LENGTH]
 
 
-def static_path(filename: str) -> Path | None:
-    """Return the file a static address names, or nothing if there is none (or it leaves the folder)."""
-    folder = Path(current_app.static_folder or "static").resolve()
-    path = (folder / filename).resolve()
-    if folder not in path.parents or not path.is_file():
-        return None
-    return path
+@lru_cache(maxsize=512)
+def _inside(folder: str, filename: str) -> Path | None:
+    """Return where a static address points if that is inside the folder: resolving a path walks it, and a sheet names the same few files in every render."""
+    root = Path(folder).resolve()
+    path = (root / filename).resolve()
+    return path if root in path.parents else None
 
 
 def fingerprint(filename: str) -> str | None:
     """Return the current fingerprint of a static file, or nothing if it does not exist."""
-    path = static_path(filename)
+    path = _inside(current_app.static_folder or "static", filename)
     if path is None:
         return None
-    status = path.stat()
-    return _digest(str(path), status.st_mtime_ns, status.st_size)
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return _digest(str(path), status.st_mtime_ns, status.st_size) if stat.S_ISREG(status.st_mode) else None
 
 
 def static_files() -> Iterator[str]:

@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from flask import Blueprint, Flask, Response, current_app, make_response, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, make_response, render_template, request
 from flask_babel import force_locale, gettext
 from markupsafe import Markup
 from sqlalchemy import func, select
@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
 from models import Event, Folded, Game, Shipped, db, folded
-from views.addresses import opened_by, open_to_read
+from views.addresses import current_game_at, opened_by, open_to_read
 from views.forms import is_whole
 from views.language import current_language
 from views.sheets import live_part
@@ -157,16 +157,29 @@ def shared_sheet(game: Game, viewer: Viewer, state: Folded, rendered: Update | N
     return response
 
 
+def _on_tv(table: str) -> Callable[[Flask, str, str, int], Update | None]:
+    """Return how a TV's stream answers a change: "changed", so the page fetches itself, or None once its table address was replaced."""
+
+    def changed(app: Flask, token: str, language: str, at_least: int) -> Update | None:
+        with app.app_context():
+            replaced = current_game_at(table) is None
+        return None if replaced else _changed(app, token, language, at_least)
+
+    return changed
+
+
 def messages(
-    app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float, *, refetch: bool = False
+    app: Flask, game_id: int, token: str, language: str, seen: int, since: int | None, seconds: float, *, tv: str | None = None
 ) -> Iterator[Message]:
     """Yield a stream's events: the sheet whenever the game moves past what the phone shows, for ``seconds``.
 
-    With ``refetch`` the stream only says that the game changed, and the page fetches itself:
-    a TV's page depends on its table address (the code to join, following a rematch), which
-    the shared push for the read-only address does not carry.
+    A TV's stream (``tv``, the table address it follows) only says that the game changed, and
+    the page fetches itself: a TV's page depends on its table address (the code to join,
+    following a rematch), which the shared push for the read-only address does not carry.
+    Either stream ends with "retired" when its address stops working: the phone's edit
+    address, or the TV's table address, replaced by new addresses.
     """
-    update_of = _changed if refetch else _update
+    update_of = _update if tv is None else _on_tv(tv)
     hub = hub_of(app)
     keepalive = float(app.config["LIVE_KEEPALIVE_SECONDS"])
     yield RETRY
@@ -206,6 +219,9 @@ def lifetime(app: Flask) -> float:
 def changes(token: str) -> Response:
     """Stream a game's sheet to a phone whenever it changes (edit or read-only address alike)."""
     game_id = open_to_read(token)[0].id
+    tv = request.args.get("tv") or None
+    if tv is not None and current_game_at(tv) is None:
+        abort(404)  # the TV's table address was replaced: its page says so, rather than show a dead code
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = hub_of(app)
     address = request.remote_addr or "unknown"
@@ -222,8 +238,7 @@ def changes(token: str) -> Response:
         seconds = lifetime(app)
         language = current_language()
         framing = Framing(gzipped=request.accept_encodings["gzip"] > 0)
-        on_tv = bool(request.args.get("tv"))
-        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds, refetch=on_tv))
+        body = framing.stream(messages(app, game_id, token, language, seen, _since(), seconds, tv=tv))
         response = Response(body, mimetype="text/event-stream")
     except BaseException:
         hub.leave(address)

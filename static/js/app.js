@@ -90,6 +90,7 @@ let retired = false;
 
 function showRetired() {
   retired = true;
+  document.body.dataset.retired = "";  // a TV's code to join no longer works: the stylesheet takes it off the screen
   const notice = document.getElementById("retired");
   if (notice) notice.hidden = false;
 }

@@ -68,7 +68,7 @@ def play_eight_nights(phone: Page) -> None:
             quick.locator("summary").click()
         with phone.expect_response(lambda response: response.request.method == "POST"):
             quick.locator("form:has(input[name=player][value='Cleo']) button").click()
-        expect(phone.locator("table.pad--days tbody tr")).to_have_count(day + 1)
+        expect(phone.locator("table.pad--days tbody tr.round--done")).to_have_count(day + 1)
     sheet = phone.url
     for seat, cards in enumerate(({8: 8}, {7: 7, 1: 1}, {6: 6, 2: 2})):
         phone.locator("a.hand-button").nth(seat).click()

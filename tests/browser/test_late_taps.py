@@ -58,3 +58,26 @@ def test_the_phone_on_a_replaced_address_is_told_at_once(table: tuple[Page, Page
     anna.wait_for_url(lambda url: url != f"{sheet}/join" and url.endswith("/join"))
     expect(ben.locator("#retired")).to_be_visible(timeout=SECONDS)
     expect(ben.locator("#retired")).to_contain_text("neuen Code")
+
+
+def test_the_tv_on_a_replaced_table_address_says_so_and_takes_its_dead_code_off_the_screen(
+    table: tuple[Page, Page, str], browser: Browser, screenshot_dir: Path
+) -> None:
+    """A TV shows the code to join, which new addresses replace: it says where the new TV address is, and hides the old code."""
+    anna, _, sheet = table
+    anna.goto(f"{sheet}/join")
+    tv_address = (anna.locator("details.watch p.address a").nth(1).text_content() or "").strip()
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="de-DE")
+    tv = screen.new_page()
+    with tv.expect_request(re.compile(r"/live\?"), timeout=SECONDS):
+        tv.goto(tv_address)
+    expect(tv.locator(".tv-join figure.qr")).to_be_visible()
+    expect(tv.locator("#retired")).to_be_hidden()
+    anna.locator("details.renew summary").click()
+    anna.locator("details.renew button").click()
+    anna.wait_for_url(lambda url: url != f"{sheet}/join" and url.endswith("/join"))
+    expect(tv.locator("#retired")).to_be_visible(timeout=SECONDS)
+    expect(tv.locator("#retired")).to_contain_text("Fernseher-Adresse")
+    expect(tv.locator(".tv-join figure.qr")).to_be_hidden()
+    tv.screenshot(path=str(screenshot_dir / "tv-replaced-address.png"))
+    screen.close()

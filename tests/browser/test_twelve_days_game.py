@@ -120,7 +120,7 @@ class Table:
 
     def expect_days(self, count: int) -> None:
         """Wait until the sheet lists that many finished days."""
-        expect(self.page.locator("table.pad--days tbody tr")).to_have_count(count)
+        expect(self.page.locator("table.pad--days tbody tr.round--done")).to_have_count(count)
 
     def correct(self, number: int, cards: list[int | str], gift_to: str | None) -> None:
         """Correct a finished day on its form: the cards revealed, and whom a Claus winner gave it to."""
@@ -178,7 +178,7 @@ class Table:
     def check(self) -> dict[str, Any]:
         """Compare every day cell, the day points, bonus and totals on screen with the rules' result."""
         result = self.scored()
-        rows = self.page.locator("table.pad--days tbody tr")
+        rows = self.page.locator("table.pad--days tbody tr.round--done")
         expect(rows).to_have_count(len(self.raw["days"]))
         for index, day in enumerate(self.raw["days"]):
             row = rows.nth(index)

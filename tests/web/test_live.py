@@ -551,9 +551,10 @@ def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(client: Fla
 # --- What an address hears when the table moves on -------------------------------------------------
 
 
-def stream_in_background(app: Flask, token: str) -> tuple[threading.Thread, list[bytes]]:
-    """Open the live stream of an address as a phone has it open (up to date), on a thread; what it sends lands in the list."""
-    game_id = tokens(app, token).id
+def stream_in_background(app: Flask, token: str, *, tv: str | None = None) -> tuple[threading.Thread, list[bytes]]:
+    """Open the live stream of an edit address as a phone has it open (or of its read-only address, as the TV of table ``tv``), up to date, on a thread; what it sends lands in the list."""
+    ids = tokens(app, token)
+    game_id, address = ids.id, ids.read if tv else token
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
@@ -563,7 +564,7 @@ def stream_in_background(app: Flask, token: str) -> tuple[threading.Thread, list
 
     def listen() -> None:
         with app.app_context():
-            for message in views.live.messages(app, game_id, token, "en", seen, seen, WAIT):
+            for message in views.live.messages(app, game_id, address, "en", seen, seen, WAIT, tv=tv):
                 sent.append(message.text)
                 started.set()
 
@@ -581,6 +582,53 @@ def test_the_old_address_hears_at_once_over_its_stream_that_it_stopped_working(l
     thread.join(WAIT)
     assert not thread.is_alive(), "the stream ends once it has said so"
     assert sent[-1] == b"event: retired\ndata: retired\n\n"
+
+
+def table_address(app: Flask, token: str) -> str:
+    """Return the address of the table the game an edit or read-only token opens is played at."""
+    with app.app_context():
+        game = db.session.scalar(select(Game).where((Game.token == token) | (Game.read_token == token)))
+        assert game is not None
+        return game.card_table.token
+
+
+def test_the_tv_hears_at_once_that_its_table_address_stopped_working(live_app: Flask, client: FlaskClient) -> None:
+    """The TV looks through the unchanged read-only address, but its join code is the table address new addresses replaced: it says so, not a dead code."""
+    token = start(client, "auruxxx")
+    table = table_address(live_app, token)
+    thread, sent = stream_in_background(live_app, token, tv=table)
+    assert client.post(f"/g/{token}/new-address").status_code == 303
+    thread.join(WAIT)
+    assert not thread.is_alive(), "the stream ends once it has said so"
+    assert sent[-1] == b"event: retired\ndata: retired\n\n"
+
+
+def test_a_tv_on_a_replaced_table_address_cannot_open_its_stream_again(live_app: Flask, client: FlaskClient) -> None:
+    """A TV that reconnects after the table got new addresses is refused (404), which its page reads as retired."""
+    token = start(client, "auruxxx")
+    table = table_address(live_app, token)
+    watch = tokens(live_app, token).read
+    def opened(table: str) -> int:
+        response = client.get(f"/g/{watch}/live?tv={table}", buffered=False)
+        response.close()
+        return response.status_code
+
+    assert opened(table) == 200
+    assert client.post(f"/g/{token}/new-address").status_code == 303
+    assert opened(table) == 404
+    assert opened(table_address(live_app, watch)) == 200, "the new table address works"
+
+
+def test_the_tv_page_says_when_its_address_no_longer_works_instead_of_showing_a_dead_code(live_app: Flask, client: FlaskClient) -> None:
+    """The TV's pages (a running game, and between two games) carry the notice its script shows on "retired", worded for a TV."""
+    token = start(client, "auruxxx")
+    table = table_address(live_app, token)
+    page = client.get(f"/t/{table}/tv", follow_redirects=True, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'hx-sse:close="retired"' in page and 'id="retired"' in page
+    assert "open the TV address shown there" in page
+    over = auruxxx_over(client)
+    between = client.get(f"/t/{table_address(live_app, over)}/tv", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'hx-sse:close="retired"' in between and "open the TV address shown there" in between
 
 
 def test_a_phone_on_the_finished_sheet_is_pushed_the_rematch_it_follows_by_itself(live_app: Flask, client: FlaskClient) -> None:
