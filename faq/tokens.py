@@ -29,6 +29,8 @@ SPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
 """Spellings of one letter, per language: German writes ä as ae without umlaut keys (so does Snowball's German stemmer)."""
 
 WORD = re.compile(r"[a-z0-9]+")
+EDGE = r"\b"
+"""Where most phrases begin: at the edge of a word."""
 TENS_APART = {"de": False, "en": True}
 """Whether a language writes 21 to 99 in two words ("forty five", "forty-five"; German "fünfundvierzig" is one)."""
 TENS_AND_UNIT = re.compile(r"\b([2-9])0[\s-]+([1-9])\b")
@@ -48,6 +50,32 @@ def plain(text: str, lang: str) -> str:
     return text
 
 
+def alternatives(pattern: str) -> list[str]:
+    """Return the alternatives a regular expression is made of at its top level (outside groups and character classes).
+
+    >>> alternatives(r"\\bday[\\s-]*cards?\\b|\\bsanta(?:'|’)?s\\b|[|]")
+    ['\\\\bday[\\\\s-]*cards?\\\\b', "\\\\bsanta(?:'|’)?s\\\\b", '[|]']
+    """
+    found, start, depth, in_class, escaped = [], 0, 0, False, False
+    for at, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            found.append(pattern[start:at])
+            start = at + 1
+    return [*found, pattern[start:]]
+
+
 @dataclass(frozen=True)
 class Folding:
     """How one game's FAQ in one language folds a text into words: its number words and its phrases."""
@@ -59,11 +87,29 @@ class Folding:
     """Regular expressions over plain text (read alike by Python and JavaScript), each with the word it becomes."""
 
     @cached_property
+    def _branches(self) -> tuple[tuple[str, int], ...]:
+        """Every phrase's alternatives, in order, each with the phrase it belongs to."""
+        return tuple((branch, at) for at, (pattern, _) in enumerate(self.phrases) for branch in alternatives(pattern))
+
+    @cached_property
     def _phrase(self) -> re.Pattern[str] | None:
-        """All phrases as one pattern, each its own named group: where several match, the leftmost, then the first listed, wins."""
+        """All phrases' alternatives as one pattern, each its own named group: where several match, the leftmost, then the
+        first listed, wins, as in the browser's one pattern of the phrases.
+
+        Neighbouring alternatives that all begin at a word's edge share one ``\\b``: inside a word, a hundred
+        alternatives, tried one by one at every letter, were most of the time an index took to build.
+        """
         if not self.phrases:
             return None
-        return re.compile("|".join(f"(?P<p{at}>{pattern})" for at, (pattern, _) in enumerate(self.phrases)))
+        runs: list[tuple[bool, list[str]]] = []
+        for number, (branch, _) in enumerate(self._branches):
+            edge = branch.startswith(EDGE)
+            named = f"(?P<p{number}>{branch.removeprefix(EDGE) if edge else branch})"
+            if runs and runs[-1][0] == edge:
+                runs[-1][1].append(named)
+            else:
+                runs.append((edge, [named]))
+        return re.compile("|".join(EDGE + "(?:" + "|".join(named) + ")" if edge else "|".join(named) for edge, named in runs))
 
     def fold(self, text: str) -> str:
         """Return text plain, its numbers as digits and its phrases joined.
@@ -77,7 +123,7 @@ class Folding:
         if TENS_APART[self.lang]:
             text = TENS_AND_UNIT.sub(r"\1\2", text)
         if self._phrase is not None:
-            text = self._phrase.sub(lambda found: self.phrases[int(str(found.lastgroup)[1:])][1], text)
+            text = self._phrase.sub(lambda found: self.phrases[self._branches[int(str(found.lastgroup)[1:])][1]][1], text)
         return text
 
     def words(self, text: str) -> list[str]:

@@ -6,13 +6,14 @@ real content proves the spellings and the everyday words each game's glossary pr
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
 from faq.search import Index, Section, variants
-from faq.tokens import plain, stem
+from faq.tokens import Folding, plain, stem
 from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
 
 VOCABULARIES = load_vocabularies(CONTENT, tuple(load_outlines()), LANGUAGES)
@@ -79,6 +80,18 @@ def test_english_words_keep_their_ue() -> None:
     """Only German writes ü as ue: "blue" stays "blue" in English, and "Rueckgaengig" is "rückgängig" in German."""
     assert fold("blue true queue", "en") == "blue true queue"
     assert fold("Rueckgaengig") == fold("Rückgängig") == "ruckgangig"
+
+
+def test_phrases_fold_as_the_browsers_one_pattern_of_them_all_would() -> None:
+    """The leftmost phrase wins, then the first listed, whether it begins at a word's edge or inside a word; this is the
+    browser's one pattern of all phrases, which the server splits up to try fewer alternatives inside words."""
+    phrases = ((r"\bhand[\s-]*karten?\b|\bhand\b", "handkarten"), (r"karte", "KARTE"), (r"\bhandkarte\b|\bhand[\s-]*bonus\b", "bonus"),
+               (r"\b(?=3 3\b)", "gleiche "))
+    folding = Folding("de", phrases=phrases)
+    one = re.compile("|".join(f"(?P<p{at}>{pattern})" for at, (pattern, _) in enumerate(phrases)))
+    for text in ("handkarte", "hand bonus", "die hand", "spielkarte und handkarten", "3 3 oder 3 4", "handbonus"):
+        assert folding.fold(text) == one.sub(lambda found: phrases[int(str(found.lastgroup)[1:])][1], text), text
+    assert folding.fold("spielkarte, hand bonus, 3 3") == "spielKARTE, handkarten bonus, gleiche 3 3"
 
 
 # --- numbers ---------------------------------------------------------------------------------------
