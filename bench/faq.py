@@ -3,6 +3,7 @@
     .venv/bin/python bench/faq.py --eval       # top-1 / top-3 per set, game and language, the kinds that miss, offline agreement
     .venv/bin/python bench/faq.py --eval --held-out-misses   # the same, listing the held-out questions that miss too
     .venv/bin/python bench/faq.py --eval --tuning-only       # the tuning set alone: what whoever tunes reads
+    .venv/bin/python bench/faq.py --folds 5    # each paraphrase asked of a search built without it (5 folds)
     .venv/bin/python bench/faq.py --latency    # median and p95 per query against a bare SELECT 1
 
 The tuning set (tests/faq/questions.toml) is what the search may be fitted to; the held-out set
@@ -10,6 +11,9 @@ The tuning set (tests/faq/questions.toml) is what the search may be fitted to; t
 players. Its misses are listed only when asked for: whoever tunes reads the tuning set's misses,
 and reading the held-out ones while tuning would fit the search to them after all. Whoever tunes
 runs ``--tuning-only``, so that not even the held-out rates decide which change is kept.
+``--folds`` asks each entry's paraphrases of a search built without them, a fold at a time: a
+measure of how far the entries' wording carries to words it does not hold, which needs no
+question set at all.
 tests/faq/test_search_quality.py asserts the goals and tests/faq/test_offline_search.py the
 agreement; this script only reports. Timings are never asserted anywhere.
 """
@@ -25,15 +29,17 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from faq.content import load  # noqa: E402
-from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Rates, by_kind, by_section, evaluate, questions  # noqa: E402
+from faq.content import CONTENT, LANGUAGES, load  # noqa: E402
+from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Question, Rates, by_kind, by_section, evaluate, questions  # noqa: E402
 from faq.search import Index  # noqa: E402
+from faq.vocabulary import load_vocabularies  # noqa: E402
 
 SETS = {
     "tuning": ROOT / "tests" / "faq" / "questions.toml",
@@ -108,6 +114,36 @@ def report_agreement(index: Index, name: str, outcomes: list[Outcome]) -> None:
           f"({same / len(outcomes):.1%})")
 
 
+def report_folds(folds: int) -> int:
+    """Print, per game and language, how often a paraphrase finds its entry in a search built without its fold of paraphrases.
+
+    Paraphrase number ``n`` (counted over all entries) is in fold ``n % folds``; every fold is
+    left out once, so every paraphrase is asked once, unseen.
+    """
+    entries = load()
+    vocabularies = load_vocabularies(CONTENT, sorted({e.game for e in entries}), LANGUAGES)
+    outcomes: list[Outcome] = []
+    for fold in range(folds):
+        kept, asked = [], []
+        counter = 0
+        for entry in entries:
+            keep = []
+            for paraphrase in entry.asked:
+                if counter % folds == fold:
+                    asked.append(Question(entry.game, entry.lang, paraphrase, (entry.id,)))
+                else:
+                    keep.append(paraphrase)
+                counter += 1
+            kept.append(replace(entry, asked=tuple(keep)))
+        outcomes += evaluate(Index(kept, vocabularies), asked)
+    print(f"== paraphrases, {folds} folds: {len(outcomes)} paraphrases, each asked of a search built without its fold")
+    print(f"{'game':<9} {'lang':<4} {'n':>5} {'top-1':>7} {'top-3':>7}")
+    for (game, lang), group in sorted(by_section(outcomes).items()):
+        rates = Rates.of(group)
+        print(f"{game:<9} {lang:<4} {rates.count:>5} {rates.top1:>7.1%} {rates.top3:>7.1%}")
+    return 0
+
+
 def timed(call: Callable[[], object], repeat: int) -> list[float]:
     """Return the milliseconds of each of ``repeat`` calls."""
     out = []
@@ -158,10 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--eval", action="store_true", help="print top-1/top-3 hit rates and the misses")
     mode.add_argument("--latency", action="store_true", help="print median and p95 query time against a floor")
+    mode.add_argument("--folds", type=int, metavar="N", help="ask each paraphrase of a search built without its fold of N")
     parser.add_argument("--repeat", type=int, default=50, help="timings per query for --latency (default 50)")
     parser.add_argument("--held-out-misses", action="store_true", help="with --eval, list the held-out questions that miss too")
     parser.add_argument("--tuning-only", action="store_true", help="with --eval, measure the tuning set alone (for whoever tunes)")
     args = parser.parse_args(argv)
+    if args.folds is not None:
+        if args.folds < 2:
+            parser.error("--folds: at least 2 folds")
+        return report_folds(args.folds)
     start = time.perf_counter()
     index = Index(load())
     index.built()

@@ -219,10 +219,13 @@ def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
 
 
 def faq_terms(path: Path) -> set[str]:
-    """Return the terms a game's FAQ vocabulary file defines: the words its phrases become and the names of its glossary groups."""
+    """Return the terms a game's FAQ vocabulary file defines: the words its phrases become and the names of its glossary groups.
+
+    A number is no game's term: a card's name read as its number ("partridge" as 1) leaves 1 every game's.
+    """
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     means = {word for phrase in data.get("phrase", []) for word in phrase["means"].split()}
-    return means | {group["words"][0].lower() for group in data.get("glossary", [])}
+    return {term for term in means | {group["words"][0].lower() for group in data.get("glossary", [])} if not term.isdigit()}
 
 
 def strings_of(data: object) -> Iterator[str]:
