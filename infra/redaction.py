@@ -44,10 +44,10 @@ def redact(text: str) -> str:
     'GET /faq?q=g HTTP/1.1'
     >>> redact("GET /t/Tab_1/tv HTTP/1.1"), redact("GET /theme/dark?next=/static/x HTTP/1.1")
     ('GET /t/…/tv HTTP/1.1', 'GET /theme/dark?next=/static/x HTTP/1.1')
-    >>> redact("GET /faq/12days?control=pot&back=Ab-1 HTTP/1.1"), redact("GET /g/Read1?tv=Tab_1 HTTP/1.1")
-    ('GET /faq/12days?control=pot&back=… HTTP/1.1', 'GET /g/…?tv=… HTTP/1.1')
-    >>> redact("GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253DAb-1 HTTP/1.1")
-    'GET /lang/en?next=%2Ffaq%2Fauruxxx%3Fback%253D… HTTP/1.1'
+    >>> redact("GET /faq/some-game?control=totals&back=Ab-1 HTTP/1.1"), redact("GET /g/Read1?tv=Tab_1 HTTP/1.1")
+    ('GET /faq/some-game?control=totals&back=… HTTP/1.1', 'GET /g/…?tv=… HTTP/1.1')
+    >>> redact("GET /lang/en?next=%2Ffaq%2Fsome-game%3Fback%253DAb-1 HTTP/1.1")
+    'GET /lang/en?next=%2Ffaq%2Fsome-game%3Fback%253D… HTTP/1.1'
     >>> redact("GET /%67/%41b-c_1/pass HTTP/1.1")
     'GET /%67/…/pass HTTP/1.1'
     """
