@@ -64,7 +64,6 @@
       return folded;
     }
 
-    const words = (text) => fold(text).match(/[a-z0-9]+/g) || [];
     const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
 
     // The terms of the two known words a compound is made of, as Section.split.
@@ -140,10 +139,35 @@
       return out;
     }
 
+    // The words of a folded text, a German verb joined with the particle that ends its clause, as Section.unseparated.
+    const particles = new Set(settings.particles[lang] || []);
+    function unseparated(folded) {
+      const out = [];
+      (folded.match(/[^.,;:!?|()\n]+/g) || []).forEach((clause) => {
+        let found = clause.match(/[a-z0-9]+/g) || [];
+        const particle = found[found.length - 1];
+        if (found.length > 1 && particles.has(particle)) {
+          const upTo = Math.min(settings.verbAt, found.length - 1);
+          for (let at = 0; at < upTo; at += 1) {
+            const word = found[at];
+            const verb = particle + word;
+            const isVerb = /^[a-z]+$/.test(word) && !particles.has(word) && settings.separatedEndings.some((ending) => verb.endsWith(ending)
+              && verb.length - ending.length >= particle.length + settings.minPart && lexicon.has(verb.slice(0, verb.length - ending.length)));
+            if (isVerb) {
+              found = [...found.slice(0, at), verb, ...found.slice(at + 1, -1)];
+              break;
+            }
+          }
+        }
+        out.push(...found);
+      });
+      return out;
+    }
+
     function groups(query) {
       const found = [];
       const seen = new Set();
-      joined(words(query)).forEach((word) => {
+      joined(unseparated(fold(query))).forEach((word) => {
         if (!meaningful(word)) return;
         resolve(word).forEach((group) => {
           const key = JSON.stringify(group);

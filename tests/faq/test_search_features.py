@@ -504,3 +504,13 @@ def test_get_is_the_term_of_bekommen_and_kriegen() -> None:
 def test_a_count_held_in_hand_means_the_hand_bonus(question: str, lang: str) -> None:
     """In 12 Days a count of one value in hand scores only through the majority bonus at the end."""
     assert term("handbonus", lang=lang, game="12days") in {t for t in vocabulary("12days", lang).terms(question)}
+
+
+def test_a_german_verb_split_from_its_particle_at_the_end_of_the_clause_is_the_verb() -> None:
+    """"Wer teilt die Karten aus?" asks who deals (austeilen): the particle, a stopword, ends the clause, and "teilt" alone is sharing."""
+    index = Index([entry("deal", "Wer darf die Karten austeilen?"), entry("share", "Wer teilt den Topf?", keywords=("teilen",))])
+    assert ids(index, "Wer teilt die Karten aus?")[0] == "deal"
+    assert ids(index, "Wer teilt den Topf?")[0] == "share"
+    section = index.section("auruxxx", "de")
+    assert section is not None
+    assert section.unseparated("wann fangt man an, wer teilt aus", {"anfang", "austeil"}) == ["wann", "anfangt", "man", "wer", "austeilt"]
