@@ -514,3 +514,11 @@ def test_a_german_verb_split_from_its_particle_at_the_end_of_the_clause_is_the_v
     section = index.section("auruxxx", "de")
     assert section is not None
     assert section.unseparated("wann fangt man an, wer teilt aus", {"anfang", "austeil"}) == ["wann", "anfangt", "man", "wer", "austeilt"]
+
+
+@pytest.mark.parametrize("cards", ["Siebner", "Siebnern", "Siebener", "drei Siebnern"])
+def test_a_card_name_said_without_the_e_of_its_number_is_the_number(cards: str) -> None:
+    """German says "Siebner" as often as "Siebener": both are sevens, as digits."""
+    assert "7" in fold(cards).split()
+    index = Index([entry("seven", "Was zählt eine 7?"), entry("siebzig", "Was ist die Sieblinie?")])
+    assert ids(index, f"Was zählen {cards}?")[0] == "seven"
