@@ -522,3 +522,10 @@ def test_a_card_name_said_without_the_e_of_its_number_is_the_number(cards: str) 
     assert "7" in fold(cards).split()
     index = Index([entry("seven", "Was zählt eine 7?"), entry("siebzig", "Was ist die Sieblinie?")])
     assert ids(index, f"Was zählen {cards}?")[0] == "seven"
+
+
+@pytest.mark.parametrize("question", ["Wer gibt?", "wer hat gegeben", "wer gibt in der nächsten runde"])
+def test_giving_at_the_card_table_is_dealing(real: Index, question: str) -> None:
+    """"Geben" at an AURUXXX table is dealing; "gibt es" (there is) stays words that say nothing."""
+    assert ids(real, question, limit=1) == ["dealer-and-starter"]
+    assert "geber" not in terms(real, "Gibt es eine Regel fürs Stechen?")
