@@ -529,3 +529,10 @@ def test_giving_at_the_card_table_is_dealing(real: Index, question: str) -> None
     """"Geben" at an AURUXXX table is dealing; "gibt es" (there is) stays words that say nothing."""
     assert ids(real, question, limit=1) == ["dealer-and-starter"]
     assert "geber" not in terms(real, "Gibt es eine Regel fürs Stechen?")
+
+
+@pytest.mark.parametrize(("rounding", "lang"), [("gerundet", "de"), ("abgerundet", "de"), ("rounding", "en"), ("rounded", "en")])
+def test_rounding_a_score_is_no_round_of_the_game(rounding: str, lang: str) -> None:
+    """"Gerundet" and "rounding" share their stem with "Runden" and "round"; rounding off is a word of its own."""
+    assert term(rounding, lang=lang) != term("runden") == term("round", lang="en")
+    assert term(rounding, lang=lang) == term("aufrunden")
