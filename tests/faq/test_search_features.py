@@ -536,3 +536,9 @@ def test_rounding_a_score_is_no_round_of_the_game(rounding: str, lang: str) -> N
     """"Gerundet" and "rounding" share their stem with "Runden" and "round"; rounding off is a word of its own."""
     assert term(rounding, lang=lang) != term("runden") == term("round", lang="en")
     assert term(rounding, lang=lang) == term("aufrunden")
+
+
+@pytest.mark.parametrize("game", ["auruxxx", "12days"])
+def test_alone_is_no_form_of_all(real: Index, game: str) -> None:
+    """"allein" is a word of the language, not "alle" with an ending nor "all" + "ein"."""
+    assert terms(real, "allein", game=game).isdisjoint({term("alle"), "1"})
