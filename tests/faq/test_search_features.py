@@ -542,3 +542,15 @@ def test_rounding_a_score_is_no_round_of_the_game(rounding: str, lang: str) -> N
 def test_alone_is_no_form_of_all(real: Index, game: str) -> None:
     """"allein" is a word of the language, not "alle" with an ending nor "all" + "ein"."""
     assert terms(real, "allein", game=game).isdisjoint({term("alle"), "1"})
+
+
+@pytest.mark.parametrize("laid", ["threw", "tossed", "dropped"])
+def test_equal_cards_thrown_or_tossed_are_equal_cards(laid: str) -> None:
+    """Throwing a card down is laying it: "we both threw a 5" are equal cards, as "we both played a 5"."""
+    assert "gleiche" in fold(f"we both {laid} a 5", lang="en", game="12days").split()
+
+
+@pytest.mark.parametrize("things", ["2 decks", "two boxes", "2 sets"])
+def test_playing_with_two_decks_is_no_count_of_players(things: str) -> None:
+    assert "personen" not in fold(f"can we play with {things}", lang="en", game="12days").split()
+    assert "personen" in fold("can we play with 2", lang="en", game="12days").split()
