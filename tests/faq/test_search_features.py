@@ -554,3 +554,9 @@ def test_equal_cards_thrown_or_tossed_are_equal_cards(laid: str) -> None:
 def test_playing_with_two_decks_is_no_count_of_players(things: str) -> None:
     assert "personen" not in fold(f"can we play with {things}", lang="en", game="12days").split()
     assert "personen" in fold("can we play with 2", lang="en", game="12days").split()
+
+
+@pytest.mark.parametrize("day", ["the eleventh day", "the 3rd day", "day eleven"])
+def test_a_day_named_by_its_ordinal_is_no_card(real: Index, day: str) -> None:
+    """"The eleventh day" folds to "11 day": a day, not a card 11."""
+    assert terms(real, f"what happens on {day}", game="12days", lang="en").isdisjoint({"11", "3"})
