@@ -5,7 +5,7 @@ built; the server and the browser's offline search (static/js/faq-offline.js) th
 few steps on the same data (``Index.offline()``), so both find the same answers:
 
 1. Fold the question into words (faq.tokens: numbers as digits, phrases joined, stopwords out),
-   join a German verb with the particle that ends its clause ("teilt ... aus": "austeilt"), and
+   join a German verb with the particle that ends its clause ("teilt ... aus": "austeil"), and
    join two neighbours that together make a known word ("Karten Tausch").
 2. Look each word up in the section's lexicon: every word its entries, their paraphrases and
    the glossaries use, their stems, the number words, and the known words a compound of the
@@ -90,7 +90,7 @@ and the bare verb ("teilt") say little; joined ("austeilt") they are the verb ("
 VERB_AT = 3
 """The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Welcher Spieler fängt")."""
 SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
-"""The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil")."""
+"""The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
 CLAUSE = re.compile(r"[^.,;:!?|()\n]+")
 """A clause of folded text: the stretch between punctuation (the paraphrases of an entry are joined by "|")."""
 NEAREST = 3
@@ -333,7 +333,7 @@ class Section:
     def unseparated(self, folded: str, known: Container[str], *, keep: bool = False) -> list[str]:
         """Return the words of a folded text, a German verb joined with its particle where the particle ends a clause.
 
-        "Wer teilt die Karten aus?" is "wer austeilt die karten": the first of the clause's first words
+        "Wer teilt die Karten aus?" is "wer austeil die karten": the first of the clause's first words
         that, with the particle before it and an ending cut, is a known word or stem ("austeil") is the verb.
         An entry keeps the bare verb too (``keep``), for the player who writes it without its particle.
         """
@@ -343,14 +343,23 @@ class Section:
             if len(words) > 1 and words[-1] in PARTICLES[self.lang]:
                 particle = words[-1]
                 for at, word in enumerate(words[:min(VERB_AT, len(words) - 1)]):
-                    verb = particle + word
-                    if word.isalpha() and word not in PARTICLES[self.lang] and any(
-                            verb.endswith(ending) and len(verb) - len(ending) >= len(particle) + MIN_PART
-                            and verb[:len(verb) - len(ending)] in known for ending in SEPARATED_ENDINGS):
+                    verb = self._particle_verb(particle, word, known)
+                    if verb is not None:
                         words = [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1:-1]]
                         break
             out += words
         return out
+
+    def _particle_verb(self, particle: str, word: str, known: Container[str]) -> str | None:
+        """Return the known word or stem a verb form makes with its particle, an ending cut ("aus" + "teilt": "austeil"), or None."""
+        if not word.isalpha() or word in PARTICLES[self.lang]:
+            return None
+        joined = particle + word
+        for ending in SEPARATED_ENDINGS:
+            cut = joined[:len(joined) - len(ending)]
+            if joined.endswith(ending) and len(cut) >= len(particle) + MIN_PART and cut in known:
+                return cut
+        return None
 
     def _stands_alone(self, word: str) -> bool:
         """Tell whether a word means something by itself: a stopword, a known word, or one the lexicon finds by its ending, beginning or a typo."""

@@ -150,10 +150,11 @@
           const upTo = Math.min(settings.verbAt, found.length - 1);
           for (let at = 0; at < upTo; at += 1) {
             const word = found[at];
-            const verb = particle + word;
-            const isVerb = /^[a-z]+$/.test(word) && !particles.has(word) && settings.separatedEndings.some((ending) => verb.endsWith(ending)
-              && verb.length - ending.length >= particle.length + settings.minPart && lexicon.has(verb.slice(0, verb.length - ending.length)));
-            if (isVerb) {
+            const joinedVerb = particle + word;
+            const ending = /^[a-z]+$/.test(word) && !particles.has(word) ? settings.separatedEndings.find((cut) => joinedVerb.endsWith(cut)
+              && joinedVerb.length - cut.length >= particle.length + settings.minPart && lexicon.has(joinedVerb.slice(0, joinedVerb.length - cut.length))) : undefined;
+            if (ending !== undefined) {
+              const verb = joinedVerb.slice(0, joinedVerb.length - ending.length);
               found = [...found.slice(0, at), verb, ...found.slice(at + 1, -1)];
               break;
             }
