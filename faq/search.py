@@ -87,8 +87,8 @@ PARTICLES = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nac
                      "zuruck", "zusammen"), "en": ()}
 """German verb particles that end a clause when the verb is split ("teilt ... aus", "fängt ... an"): the particle, a stopword,
 and the bare verb ("teilt") say little; joined ("austeilt") they are the verb ("austeilen")."""
-VERB_AT = 3
-"""The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Welcher Spieler fängt")."""
+VERB_AT = 4
+"""The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Wie viele Karten teilt man")."""
 SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
 """The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
 CLAUSE = re.compile(r"[^.,;:!?|()\n]+")
