@@ -91,6 +91,8 @@ VERB_AT = 4
 """The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Wie viele Karten teilt man")."""
 SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
 """The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
+CONJUNCTIONS = {"de": ("und", "oder", "aber", "sondern"), "en": ()}
+"""Words that begin a clause of their own: "ich zieh eine nach und leg sie ab" is two clauses, two particle verbs."""
 CLAUSE = re.compile(r"[^.,;:!?|()\n]+")
 """A clause of folded text: the stretch between punctuation (the paraphrases of an entry are joined by "|")."""
 NEAREST = 3
@@ -338,17 +340,25 @@ class Section:
         An entry keeps the bare verb too (``keep``), for the player who writes it without its particle.
         """
         out: list[str] = []
-        for clause in CLAUSE.findall(folded):
-            words = WORD.findall(clause)
-            if len(words) > 1 and words[-1] in PARTICLES[self.lang]:
-                particle = words[-1]
-                for at, word in enumerate(words[:min(VERB_AT, len(words) - 1)]):
-                    verb = self._particle_verb(particle, word, known)
-                    if verb is not None:
-                        words = [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1:-1]]
-                        break
-            out += words
+        for stretch in CLAUSE.findall(folded):
+            clause: list[str] = []
+            for word in [*WORD.findall(stretch), ""]:
+                if word and word not in CONJUNCTIONS[self.lang]:
+                    clause.append(word)
+                    continue
+                out += self._particle_joined(clause, known, keep=keep) + ([word] if word else [])
+                clause = []
         return out
+
+    def _particle_joined(self, words: list[str], known: Container[str], *, keep: bool) -> list[str]:
+        """Return the words of one clause, its verb joined with the particle that ends it (Section.unseparated)."""
+        if len(words) > 1 and words[-1] in PARTICLES[self.lang]:
+            particle = words[-1]
+            for at, word in enumerate(words[:min(VERB_AT, len(words) - 1)]):
+                verb = self._particle_verb(particle, word, known)
+                if verb is not None:
+                    return [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1:-1]]
+        return words
 
     def _particle_verb(self, particle: str, word: str, known: Container[str]) -> str | None:
         """Return the known word or stem a verb form makes with its particle, an ending cut ("aus" + "teilt": "austeil"), or None."""
@@ -526,5 +536,5 @@ class Index:
             "settings": {"sure": SURE, "looks": LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST,
-                         "particles": PARTICLES, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
+                         "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

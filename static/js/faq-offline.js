@@ -139,28 +139,36 @@
       return out;
     }
 
-    // The words of a folded text, a German verb joined with the particle that ends its clause, as Section.unseparated.
+    // The words of one clause, its verb joined with the particle that ends it, as Section._particle_joined.
     const particles = new Set(settings.particles[lang] || []);
+    const conjunctions = new Set(settings.conjunctions[lang] || []);
+    function particleJoined(found) {
+      const particle = found[found.length - 1];
+      if (found.length < 2 || !particles.has(particle)) return found;
+      const upTo = Math.min(settings.verbAt, found.length - 1);
+      for (let at = 0; at < upTo; at += 1) {
+        const word = found[at];
+        const joinedVerb = particle + word;
+        const ending = /^[a-z]+$/.test(word) && !particles.has(word) ? settings.separatedEndings.find((cut) => joinedVerb.endsWith(cut)
+          && joinedVerb.length - cut.length >= particle.length + settings.minPart && lexicon.has(joinedVerb.slice(0, joinedVerb.length - cut.length))) : undefined;
+        if (ending !== undefined) return [...found.slice(0, at), joinedVerb.slice(0, joinedVerb.length - ending.length), ...found.slice(at + 1, -1)];
+      }
+      return found;
+    }
+
+    // The words of a folded text, each clause's verb joined with its particle, as Section.unseparated.
     function unseparated(folded) {
       const out = [];
-      (folded.match(/[^.,;:!?|()\n]+/g) || []).forEach((clause) => {
-        let found = clause.match(/[a-z0-9]+/g) || [];
-        const particle = found[found.length - 1];
-        if (found.length > 1 && particles.has(particle)) {
-          const upTo = Math.min(settings.verbAt, found.length - 1);
-          for (let at = 0; at < upTo; at += 1) {
-            const word = found[at];
-            const joinedVerb = particle + word;
-            const ending = /^[a-z]+$/.test(word) && !particles.has(word) ? settings.separatedEndings.find((cut) => joinedVerb.endsWith(cut)
-              && joinedVerb.length - cut.length >= particle.length + settings.minPart && lexicon.has(joinedVerb.slice(0, joinedVerb.length - cut.length))) : undefined;
-            if (ending !== undefined) {
-              const verb = joinedVerb.slice(0, joinedVerb.length - ending.length);
-              found = [...found.slice(0, at), verb, ...found.slice(at + 1, -1)];
-              break;
-            }
+      (folded.match(/[^.,;:!?|()\n]+/g) || []).forEach((stretch) => {
+        let clause = [];
+        [...(stretch.match(/[a-z0-9]+/g) || []), ""].forEach((word) => {
+          if (word && !conjunctions.has(word)) {
+            clause.push(word);
+            return;
           }
-        }
-        out.push(...found);
+          out.push(...particleJoined(clause), ...(word ? [word] : []));
+          clause = [];
+        });
       });
       return out;
     }

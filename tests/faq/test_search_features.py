@@ -515,6 +515,7 @@ def test_a_german_verb_split_from_its_particle_at_the_end_of_the_clause_is_the_v
     assert section is not None
     assert section.unseparated("wann fangt man an, wer teilt aus", {"anfang", "austeil"}) == ["wann", "anfang", "man", "wer", "austeil"]
     assert section.unseparated("wie viele karten teilt man aus", {"austeil"}) == ["wie", "viele", "karten", "austeil", "man"]
+    assert section.unseparated("ich zieh eine nach und leg sie ab", {"nachzieh", "ableg"}) == ["ich", "nachzieh", "eine", "und", "ableg", "sie"]
 
 
 @pytest.mark.parametrize("cards", ["Siebner", "Siebnern", "Siebener", "drei Siebnern"])
