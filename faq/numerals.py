@@ -22,6 +22,8 @@ ORDINALS = {"de": range(2, 21), "en": range(3, 21)}
 "second" mostly mean something else ("who goes first"), so they stay words."""
 CARD_ENDINGS = {"de": ("er", "ern", "ers", "en", "n"), "en": ("s", "es")}
 """How a number becomes the name of its cards: "Sechser", "Sechsen", "Zehnern"; "sixes", "sevens"."""
+SHORT_CARD_ENDINGS = {"de": ("er", "ern", "ers"), "en": ()}
+"""The card names German says without the e of a number's final "-en": "Siebner", "Siebnern" (as well as "Siebener")."""
 ORDINAL_ENDINGS = {"de": ("", "n", "r", "m", "s"), "en": ("",)}
 """The declined forms of an ordinal: "dritte", "dritten", "dritter"."""
 DIGIT_ENDINGS = {"de": ("er", "ern", "ers", "en", "te", "ten", "ter"), "en": ("s", "es", "th", "st", "nd", "rd")}
@@ -32,8 +34,8 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
     """Return every way a language writes the numbers players use, folded, with the digits each stands for.
 
     >>> words = number_words("de", str.lower)
-    >>> words["sechsen"], words["dreier"], words["zwölf"], words["dritten"], words["6er"], words["siebt"]
-    ('6', '3', '12', '3', '6', '7')
+    >>> words["sechsen"], words["dreier"], words["zwölf"], words["dritten"], words["6er"], words["siebt"], words["siebnern"]
+    ('6', '3', '12', '3', '6', '7', '7')
     >>> words = number_words("en", str.lower)
     >>> words["sixes"], words["sevens"], words["twelve"], words["8s"], words["twelfth"], "first" in words
     ('6', '7', '12', '8', '12', False)
@@ -44,6 +46,9 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
         digits = str(number)
         for form in (word, *(word + ending for ending in CARD_ENDINGS[lang])):
             found.setdefault(form, digits)
+        if word.endswith("en"):
+            for ending in SHORT_CARD_ENDINGS[lang]:
+                found.setdefault(word[:-2] + "n" + ending, digits)
         for ending in DIGIT_ENDINGS[lang]:
             found.setdefault(digits + ending, digits)
     for number in COMPOUNDS:

@@ -4,8 +4,9 @@ Everything that does not depend on the question is worked out here, once, when t
 built; the server and the browser's offline search (static/js/faq-offline.js) then do the same
 few steps on the same data (``Index.offline()``), so both find the same answers:
 
-1. Fold the question into words (faq.tokens: numbers as digits, phrases joined, stopwords out)
-   and join two neighbours that together make a known word ("Karten Tausch").
+1. Fold the question into words (faq.tokens: numbers as digits, phrases joined, stopwords out),
+   join a German verb with the particle that ends its clause ("teilt ... aus": "austeil"), and
+   join two neighbours that together make a known word ("Karten Tausch").
 2. Look each word up in the section's lexicon: every word its entries, their paraphrases and
    the glossaries use, their stems, the number words, and the known words a compound of the
    entries splits into. A word the lexicon lacks stands for the known words it begins (a word
@@ -30,7 +31,7 @@ import re
 import threading
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +83,18 @@ PARTICIPLE = "ge"
 LOOKS = 1.0
 """How much an entry is raised by the share of a question's letter trigrams its question and paraphrases hold: the
 words' own letters, where the lexicon missed a form, a misspelling or an ending ("colect", "refilled", "running")."""
+PARTICLES = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
+                     "zuruck", "zusammen"), "en": ()}
+"""German verb particles that end a clause when the verb is split ("teilt ... aus", "fängt ... an"): the particle, a stopword,
+and the bare verb ("teilt") say little; joined ("austeilt") they are the verb ("austeilen")."""
+VERB_AT = 4
+"""The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Wie viele Karten teilt man")."""
+SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
+"""The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
+CONJUNCTIONS = {"de": ("und", "oder", "aber", "sondern"), "en": ()}
+"""Words that begin a clause of their own: "ich zieh eine nach und leg sie ab" is two clauses, two particle verbs."""
+CLAUSE = re.compile(r"[^.,;:!?|()\n]+")
+"""A clause of folded text: the stretch between punctuation (the paraphrases of an entry are joined by "|")."""
 NEAREST = 3
 """How many entries a question that matches nothing still gets."""
 PLACES = 4
@@ -149,7 +162,9 @@ class Section:
              "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
             for e in self.entries
         ]
-        words = [{name: [w for w in WORD.findall(text) if meaningful(w)] for name, text in entry.items()} for entry in folded]
+        seen = {w for entry in folded for text in entry.values() for w in WORD.findall(text)} | {w for group in vocabulary.groups for w in group}
+        seen |= {stem(w, self.lang) for w in seen}
+        words = [{name: [w for w in self.unseparated(text, seen, keep=True) if meaningful(w)] for name, text in entry.items()} for entry in folded]
         used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
         known = set(used)
         lexicon = {word: vocabulary.term(word, known) for word in used}
@@ -177,7 +192,7 @@ class Section:
         self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
         self.lines = [
-            [sorted({term for word in WORD.findall(fold.fold(line)) if meaningful(word) for term in self._line_terms(word)})
+            [sorted({term for word in self.unseparated(fold.fold(line), seen, keep=True) if meaningful(word) for term in self._line_terms(word)})
              for line in (e.question, *e.asked, " ".join(e.keywords))]
             for e in self.entries
         ]
@@ -189,7 +204,8 @@ class Section:
                     lined[term].append((at, number))
         self._lined = dict(lined)
         """The (entry, line) pairs whose title line holds a term."""
-        self.names = [sorted({term for word in WORD.findall(fold.fold(" ".join(e.names))) if meaningful(word) for term in self._line_terms(word)})
+        self.names = [sorted({term for word in self.unseparated(fold.fold(" ".join(e.names)), seen, keep=True) if meaningful(word)
+                              for term in self._line_terms(word)})
                       for e in self.entries]
         """The terms each entry is the home of."""
         self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
@@ -316,6 +332,45 @@ class Section:
                 at += 1
         return out
 
+    def unseparated(self, folded: str, known: Container[str], *, keep: bool = False) -> list[str]:
+        """Return the words of a folded text, a German verb joined with its particle where the particle ends a clause.
+
+        "Wer teilt die Karten aus?" is "wer austeil die karten": the first of the clause's first words
+        that, with the particle before it and an ending cut, is a known word or stem ("austeil") is the verb.
+        An entry keeps the bare verb too (``keep``), for the player who writes it without its particle.
+        """
+        out: list[str] = []
+        for stretch in CLAUSE.findall(folded):
+            clause: list[str] = []
+            for word in [*WORD.findall(stretch), ""]:
+                if word and word not in CONJUNCTIONS[self.lang]:
+                    clause.append(word)
+                    continue
+                out += self._particle_joined(clause, known, keep=keep) + ([word] if word else [])
+                clause = []
+        return out
+
+    def _particle_joined(self, words: list[str], known: Container[str], *, keep: bool) -> list[str]:
+        """Return the words of one clause, its verb joined with the particle that ends it (Section.unseparated)."""
+        if len(words) > 1 and words[-1] in PARTICLES[self.lang]:
+            particle = words[-1]
+            for at, word in enumerate(words[:min(VERB_AT, len(words) - 1)]):
+                verb = self._particle_verb(particle, word, known)
+                if verb is not None:
+                    return [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1:-1]]
+        return words
+
+    def _particle_verb(self, particle: str, word: str, known: Container[str]) -> str | None:
+        """Return the known word or stem a verb form makes with its particle, an ending cut ("aus" + "teilt": "austeil"), or None."""
+        if not word.isalpha() or word in PARTICLES[self.lang]:
+            return None
+        joined = particle + word
+        for ending in SEPARATED_ENDINGS:
+            cut = joined[:len(joined) - len(ending)]
+            if joined.endswith(ending) and len(cut) >= len(particle) + MIN_PART and cut in known:
+                return cut
+        return None
+
     def _stands_alone(self, word: str) -> bool:
         """Tell whether a word means something by itself: a stopword, a known word, or one the lexicon finds by its ending, beginning or a typo."""
         return not self.vocabulary.meaningful(word) or word in self.lexicon or bool(self.resolve(word))
@@ -328,7 +383,7 @@ class Section:
         sure by the square root of how many numbers there are.
         """
         found: list[Group] = []
-        for word in self.joined(self.vocabulary.folding.words(query)):
+        for word in self.joined(self.unseparated(self.vocabulary.folding.fold(query), self.lexicon)):
             if self.vocabulary.meaningful(word):
                 for group in self.resolve(word):
                     if group not in found:
@@ -480,5 +535,6 @@ class Index:
             "sections": [section.offline() for section in self.built()],
             "settings": {"sure": SURE, "looks": LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
-                         "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST},
+                         "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST,
+                         "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

@@ -64,7 +64,6 @@
       return folded;
     }
 
-    const words = (text) => fold(text).match(/[a-z0-9]+/g) || [];
     const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
 
     // The terms of the two known words a compound is made of, as Section.split.
@@ -140,10 +139,44 @@
       return out;
     }
 
+    // The words of one clause, its verb joined with the particle that ends it, as Section._particle_joined.
+    const particles = new Set(settings.particles[lang] || []);
+    const conjunctions = new Set(settings.conjunctions[lang] || []);
+    function particleJoined(found) {
+      const particle = found[found.length - 1];
+      if (found.length < 2 || !particles.has(particle)) return found;
+      const upTo = Math.min(settings.verbAt, found.length - 1);
+      for (let at = 0; at < upTo; at += 1) {
+        const word = found[at];
+        const joinedVerb = particle + word;
+        const ending = /^[a-z]+$/.test(word) && !particles.has(word) ? settings.separatedEndings.find((cut) => joinedVerb.endsWith(cut)
+          && joinedVerb.length - cut.length >= particle.length + settings.minPart && lexicon.has(joinedVerb.slice(0, joinedVerb.length - cut.length))) : undefined;
+        if (ending !== undefined) return [...found.slice(0, at), joinedVerb.slice(0, joinedVerb.length - ending.length), ...found.slice(at + 1, -1)];
+      }
+      return found;
+    }
+
+    // The words of a folded text, each clause's verb joined with its particle, as Section.unseparated.
+    function unseparated(folded) {
+      const out = [];
+      (folded.match(/[^.,;:!?|()\n]+/g) || []).forEach((stretch) => {
+        let clause = [];
+        [...(stretch.match(/[a-z0-9]+/g) || []), ""].forEach((word) => {
+          if (word && !conjunctions.has(word)) {
+            clause.push(word);
+            return;
+          }
+          out.push(...particleJoined(clause), ...(word ? [word] : []));
+          clause = [];
+        });
+      });
+      return out;
+    }
+
     function groups(query) {
       const found = [];
       const seen = new Set();
-      joined(words(query)).forEach((word) => {
+      joined(unseparated(fold(query))).forEach((word) => {
         if (!meaningful(word)) return;
         resolve(word).forEach((group) => {
           const key = JSON.stringify(group);
