@@ -292,3 +292,18 @@ def test_a_claus_gift_with_a_pot_says_the_pot_goes_along(plain_app: Flask, plain
     assert post(plain_client, token, "gift", day="2", player="C").status_code == 303
     page = html.unescape(plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
     assert "the Claus gives it and the pot (days 1 and 2) to C; C takes days 1, 2, and 3: +6" in page
+
+
+def test_the_tv_shows_the_days_to_come_as_empty_lines_and_a_phone_only_the_days_played(
+    plain_app: Flask, plain_client: FlaskClient, token: str
+) -> None:
+    """The TV's pad has every day, as the paper has; a phone's sheet (and every pushed one) leaves the empty lines out."""
+    reveal_day(plain_client, token, 0, "1", "5", "9")
+    with plain_app.app_context():
+        game = db.session.scalars(db.select(Game).where(Game.token == token)).one()
+        watch, table = game.read_token, game.card_table.token
+    later = re.compile(r'<tr class="round round--later"')
+    tv = plain_client.get(f"/t/{table}/tv", headers=EN, follow_redirects=True).get_data(as_text=True)
+    assert len(later.findall(tv)) == 11, "days 2 to 12"
+    for address in (token, watch):
+        assert not later.search(plain_client.get(f"/g/{address}", headers=EN).get_data(as_text=True))
