@@ -158,7 +158,7 @@ class Section:
         fold = vocabulary.folding
         meaningful = vocabulary.meaningful
         folded = [
-            {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join(e.keywords)),
+            {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
              "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
             for e in self.entries
         ]
@@ -193,7 +193,7 @@ class Section:
         """The entries whose title fields hold a term."""
         self.lines = [
             [sorted({term for word in self.unseparated(fold.fold(line), seen, keep=True) if meaningful(word) for term in self._line_terms(word)})
-             for line in (e.question, *e.asked, " ".join(e.keywords))]
+             for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))]
             for e in self.entries
         ]
         """Each entry's title lines (question, paraphrases, keywords), each as the terms it holds."""

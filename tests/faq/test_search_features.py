@@ -400,6 +400,16 @@ def test_a_term_typed_alone_finds_the_entry_that_is_its_home_but_a_question_rank
     assert ids(index, "Kartensegen am Rundenende, was passiert mit dem Tausch")[0] == "mentions"
 
 
+def test_a_term_an_entry_is_the_home_of_but_never_writes_still_finds_it() -> None:
+    """An entry may name the word players use for its subject without writing that word in its texts."""
+    home = Entry(id="home", game="auruxxx", lang="de", topic="laying", question="Was bewirkt ein Kartensegen?",
+                 answer="Du ziehst bei jedem eine Karte.", details="Mehr dazu im Regelheft.", page="", keywords=(),
+                 controls=(), names=("Geschenkrunde",))
+    other = entry("other", "Wer beginnt die Runde?")
+    index = Index([home, other])
+    assert ids(index, "Geschenkrunde")[0] == "home"
+
+
 def test_a_question_held_in_one_paraphrase_beats_one_pieced_together_from_many() -> None:
     """Both hold the same words, once each; only one says the question in one breath (and it comes second)."""
     def asking(id: str, *asked: str) -> Entry:
