@@ -28,6 +28,7 @@ import subprocess
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -117,23 +118,22 @@ def report_agreement(index: Index, name: str, outcomes: list[Outcome]) -> None:
 def report_folds(folds: int) -> int:
     """Print, per game and language, how often a paraphrase finds its entry in a search built without its fold of paraphrases.
 
-    Paraphrase number ``n`` (counted over all entries) is in fold ``n % folds``; every fold is
-    left out once, so every paraphrase is asked once, unseen.
+    A paraphrase's fold follows from its own text (a checksum of entry, language and words), so
+    adding or dropping one paraphrase leaves every other in its fold and the figures move only by
+    what changed; every fold is left out once, so every paraphrase is asked once, unseen.
     """
     entries = load()
     vocabularies = load_vocabularies(CONTENT, sorted({e.game for e in entries}), LANGUAGES)
     outcomes: list[Outcome] = []
     for fold in range(folds):
         kept, asked = [], []
-        counter = 0
         for entry in entries:
             keep = []
             for paraphrase in entry.asked:
-                if counter % folds == fold:
+                if zlib.crc32(f"{entry.game}|{entry.lang}|{entry.id}|{paraphrase}".encode()) % folds == fold:
                     asked.append(Question(entry.game, entry.lang, paraphrase, (entry.id,)))
                 else:
                     keep.append(paraphrase)
-                counter += 1
             kept.append(replace(entry, asked=tuple(keep)))
         outcomes += evaluate(Index(kept, vocabularies), asked)
     print(f"== paraphrases, {folds} folds: {len(outcomes)} paraphrases, each asked of a search built without its fold")
