@@ -1,5 +1,6 @@
-"""Gunicorn's hooks for Tischblock: a request with a body larger than the app takes is answered on a closing
-connection, and a TLS handshake is left to the worker, which gives it a time limit.
+"""Gunicorn's hooks for Tischblock: the rules FAQ is built before the workers fork, a request with a body larger
+than the app takes is answered on a closing connection, and a TLS handshake is left to the worker, which gives it
+a time limit.
 
 The app refuses such a body unread (413) and says ``Connection: close``. Gunicorn drops
 the hop-by-hop headers an app sets, so on its own it would answer "keep-alive" and then
@@ -10,7 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from faq.shared import warm
 from infra.config import Config
+
+
+def when_ready(server: Any) -> None:
+    """Build the rules FAQ in the master once its sockets listen: every worker forks with it built, and a phone's first visit waits for nothing.
+
+    Built in a worker instead, it held up every request on that worker for seconds, the
+    first time a phone's app fetched the offline index or anyone asked a question.
+    """
+    warm()
 
 
 def declared_length(headers: list[tuple[str, str]]) -> int | None:

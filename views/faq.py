@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 
-from faq.content import CONTENT, LANGUAGES, Entry, Outline, load, load_outlines
+from faq.content import CONTENT, LANGUAGES, Entry, Outline
 from faq.search import Index
-from faq.vocabulary import load_vocabularies
+from faq.shared import fingerprint, offline_json, shared
 from rules.games import find_game
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -23,27 +22,10 @@ bp = Blueprint("faq", __name__)
 MAX_QUERY = 200
 
 
-Fingerprint = tuple[tuple[str, int, int], ...]
-"""Each content file's name, size and modification time: what says the content is still the same."""
-
-
-def fingerprint(folder: Path) -> Fingerprint:
-    """Return the fingerprint of the content files in a folder."""
-    stats = {path.name: path.stat() for path in folder.iterdir() if path.is_file()}
-    return tuple((name, found.st_size, found.st_mtime_ns) for name, found in sorted(stats.items()))
-
-
-@cache
-def _shared(folder: Path, files: Fingerprint) -> tuple[Index, dict[str, Outline]]:
-    """Return the checked content of a folder as an index (its sections built on their first question) and outlines, once per process for the same files."""
-    outlines = load_outlines(folder)
-    return Index(load(folder), load_vocabularies(folder, tuple(outlines), LANGUAGES)), outlines
-
-
 def init_app(app: Flask) -> None:
     """Load and check the FAQ at start: broken content stops the app, not a page."""
     folder = Path(app.config.get("FAQ_CONTENT", CONTENT))
-    app.extensions["faq_index"], app.extensions["faq_outlines"] = _shared(folder, fingerprint(folder))
+    app.extensions["faq_index"], app.extensions["faq_outlines"] = shared(folder, fingerprint(folder))
 
 
 def index() -> Index:
@@ -156,4 +138,4 @@ def search() -> BaseResponse:
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
     """Return everything the search works out before a question comes, for searching in the browser without a network."""
-    return jsonify(index().offline())
+    return current_app.response_class(offline_json(index()), mimetype="application/json")

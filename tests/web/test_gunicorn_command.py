@@ -5,10 +5,13 @@ import resource
 import sys
 from pathlib import Path
 
+from flask.testing import FlaskClient
 from gunicorn.workers.ggevent import GeventWorker
 
+from faq.shared import offline_json
 from infra.config import Config
 from infra.redaction import RedactingFilter, redact
+from serving.hooks import when_ready
 from serving.command import OPEN_FILES, gunicorn_argv, raise_open_files
 from serving.worker import GuardedGeventWorker
 from testbed.servers import LogAudit
@@ -105,3 +108,13 @@ def test_the_log_audit_finds_every_token_of_a_database_in_any_log(tmp_path: Path
     assert audit.leaks() == [f'{log}: sqlalchemy.exc.DataError: [parameters: {{"token_1": "{token}"}}]']
     audit.collect_tokens(f"sqlite:///{tmp_path / 'missing' / 'x.db'}")
     assert len(audit.leaks()) == 2
+
+
+def test_the_server_builds_the_faq_before_its_workers_fork_so_no_request_builds_it(plain_client: FlaskClient) -> None:
+    """The master's hook makes the search and the offline index; a worker's request then only hands them out."""
+    offline_json.cache_clear()
+    when_ready(None)
+    made = offline_json.cache_info().misses
+    response = plain_client.get("/faq/offline-index.json")
+    assert response.status_code == 200 and response.json is not None and response.json["sections"]
+    assert offline_json.cache_info().misses == made
