@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.pictures import keep_picture
 from tests.waiting import until
 
 WAIT = 10_000
@@ -79,7 +80,7 @@ def finish_round(page: Page, finisher: str, golden12: int, *, shot: Path | None 
     expect(page.locator(f"input[name=player][value='{finisher}']")).to_be_checked()
     expect(page.locator(f"input[name=golden12][value='{golden12}']")).to_be_checked()
     if shot is not None:
-        page.screenshot(path=shot, full_page=True)
+        keep_picture(page, shot, full_page=True)
     page.locator("#finish button.primary").tap()
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
     expect(page.locator("#sheet a.hand-button").first).to_be_visible()

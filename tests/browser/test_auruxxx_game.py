@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
 from rules import record
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import crossed, finish_round, give_figure, open_hand, pass_cross, type_hand
 
 pytestmark = pytest.mark.browser
@@ -108,7 +109,7 @@ def start_game(page: Page, base: str, players: list[str], *, dealer: int = 0, sh
         page.locator(f"label.choice:has(input[name={option}][value='{value}'])").tap()
         expect(page.locator(f"input[name={option}][value='{value}']")).to_be_checked()
     if shot is not None:
-        page.screenshot(path=shot, full_page=True)
+        keep_picture(page, shot, full_page=True)
     page.locator("button[value=start]").tap()
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
     expect(page.locator("#sheet")).to_be_visible()
@@ -191,7 +192,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     expect(phone.locator("#sheet thead th.player").nth(2).locator(".marker--start")).to_have_count(1)
     expect(phone.locator("#sheet tr.round--current .pass-boxes")).to_have_count(4)
     expect(phone.locator("#sheet .happy-man-row .holder")).to_have_count(0)
-    phone.screenshot(path=shots / "game-02-sheet-empty.png", full_page=True)
+    keep_picture(phone, shots / "game-02-sheet-empty.png", full_page=True)
     rounds: list[dict[str, Any]] = []
 
     # Round 1: crosses, the figure goes to Ben and then to Cara, Anna ends with 2 Golden 12.
@@ -201,23 +202,23 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     pass_cross(phone, 3)
     give_figure(phone, 1)
     give_figure(phone, 2)
-    phone.screenshot(path=shots / "game-03-round1-passes-and-figure.png", full_page=True)
+    keep_picture(phone, shots / "game-03-round1-passes-and-figure.png", full_page=True)
     finish_round(phone, "Anna", 2, shot=shots / "game-04-finish-form.png")
     expect(phone.locator("#sheet tr.round--current td").nth(0).locator(".pentagon--live")).to_have_text("2")
     expect(phone.locator("#sheet a.hand-button")).to_have_count(3)
-    phone.screenshot(path=shots / "game-05-round1-count-hands.png", full_page=True)
+    keep_picture(phone, shots / "game-05-round1-count-hands.png", full_page=True)
 
     # Ben: every kind of card, and a wrongly tapped 9 taken back out.
     open_hand(phone, 1)
     for token in ("n7", "n9", "fifty", "action", "happy_man", "two", "golden12"):
         key(phone, token)
     expect(phone.locator("#keypad output.sum")).to_have_text("130")
-    phone.screenshot(path=shots / "game-06-keypad-with-wrong-9.png", full_page=True)
+    keep_picture(phone, shots / "game-06-keypad-with-wrong-9.png", full_page=True)
     phone.locator("#keypad button[value='remove:1']").tap()
     expect(phone.locator("#keypad .entered button[value^='remove:']")).to_have_count(6)
     expect(phone.locator("#keypad output.sum")).to_have_text("121")
     expect(phone.locator("#keypad input[name=cards]")).to_have_value("n7 fifty action happy_man two golden12")
-    phone.screenshot(path=shots / "game-07-keypad-ben.png", full_page=True)
+    keep_picture(phone, shots / "game-07-keypad-ben.png", full_page=True)
     save_hand(phone)
     expect(phone.locator("#sheet a.hand-button.done[href$='/hand/1']")).to_have_count(1)
 
@@ -225,7 +226,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     open_hand(phone, 3)
     phone.locator("#keypad details.typed summary").tap()
     phone.locator("#keypad input[name=points]").fill("30")
-    phone.screenshot(path=shots / "game-08-keypad-typed-total.png", full_page=True)
+    keep_picture(phone, shots / "game-08-keypad-typed-total.png", full_page=True)
     phone.locator("#keypad button[value=save-points]").tap()
     phone.wait_for_url(url)
     rounds.append({
@@ -241,7 +242,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     expect(phone.locator("#sheet tr.round--done").nth(0).locator("details.score").nth(2)).to_contain_text("12,5")
     # The figure stays with Cara into round 2.
     expect(phone.locator("#sheet .happy-man-row td").nth(2).locator(".holder")).to_be_visible()
-    phone.screenshot(path=shots / "game-09-after-round1.png", full_page=True)
+    keep_picture(phone, shots / "game-09-after-round1.png", full_page=True)
 
     # Round 2: Dora takes the figure, Ben ends with 3 Golden 12; one wrong cross is undone.
     pass_cross(phone, 0)
@@ -250,14 +251,14 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     pass_cross(phone, 2)
     expect(crossed(phone, 2)).to_have_count(2)
     expect(phone.locator("#sheet button.undo")).to_be_visible()
-    phone.screenshot(path=shots / "game-10-round2-before-undo.png", full_page=True)
+    keep_picture(phone, shots / "game-10-round2-before-undo.png", full_page=True)
     phone.locator("#sheet button.undo").tap()
     expect(crossed(phone, 2)).to_have_count(1)
     expect(crossed(phone, 0)).to_have_count(1)
     expect(phone.locator("#sheet .happy-man-row td").nth(3).locator(".holder")).to_be_visible()
     phone.reload()
     expect(crossed(phone, 2)).to_have_count(1)
-    phone.screenshot(path=shots / "game-11-round2-after-undo.png", full_page=True)
+    keep_picture(phone, shots / "game-11-round2-after-undo.png", full_page=True)
     finish_round(phone, "Ben", 3)
     enter_hand(phone, 0, ["n5", "n8"], 13)
     enter_hand(phone, 2, ["n11"], 11)
@@ -268,7 +269,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
         "hands": {"Anna": hand((5, 8)), "Cara": hand((11,)), "Dora": hand((9, 8))},
     })
     expect_sheet(phone, players, rounds)
-    phone.screenshot(path=shots / "game-12-after-round2.png", full_page=True)
+    keep_picture(phone, shots / "game-12-after-round2.png", full_page=True)
 
     # Round 3: Dora keeps the figure and passes three times; Cara ends; Anna's hand is empty.
     pass_cross(phone, 3, times=3)
@@ -288,7 +289,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     expect(phone.locator("#sheet .result-names")).to_have_text(" · ".join(result["winners"]))
     expect(phone.locator("#sheet tr.round--current")).to_have_count(0)
     expect_stored_record(phone, url, players, rounds)
-    phone.screenshot(path=shots / "game-13-end-of-game.png", full_page=True)
+    keep_picture(phone, shots / "game-13-end-of-game.png", full_page=True)
 
     # A finished cell explains itself when tapped.
     cell = phone.locator("#sheet tr.round--done").nth(1).locator("details.score").nth(3)
@@ -302,7 +303,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     viewport = phone.viewport_size
     assert box is not None and viewport is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], "the explanation sticks out of the screen"
-    phone.screenshot(path=shots / "game-14-explanation-open.png", full_page=True)
+    keep_picture(phone, shots / "game-14-explanation-open.png", full_page=True)
 
     # Correct round 1: Dora's hand was 20, not 30, and Ben (not Cara) held the figure.
     phone.locator("#sheet tr.round--done").nth(0).locator("a.correct-link").tap()
@@ -316,7 +317,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
         expect(phone.locator(f"#correct input[name=hand-{seat}]")).to_have_value(total)
     phone.locator("#correct label.choice:has(input[name=happy_man][value=Ben])").tap()
     phone.locator("#correct input[name=hand-3]").fill("20")
-    phone.screenshot(path=shots / "game-15-correction-form.png", full_page=True)
+    keep_picture(phone, shots / "game-15-correction-form.png", full_page=True)
     phone.locator("#correct button.primary").tap()
     phone.wait_for_url(url)
     rounds[0]["happy_man"] = "Ben"
@@ -327,12 +328,12 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     )
     expect(phone.locator("#sheet .result-names")).to_have_text(" · ".join(result["winners"]))
     expect_stored_record(phone, url, players, rounds)
-    phone.screenshot(path=shots / "game-16-after-correction.png", full_page=True)
+    keep_picture(phone, shots / "game-16-after-correction.png", full_page=True)
 
     phone.goto(url + "/history")
     expect(phone.locator("ol.history li")).to_have_count(29)
     expect(phone.locator("ol.history li.undone")).to_have_count(1)
-    phone.screenshot(path=shots / "game-17-history.png", full_page=True)
+    keep_picture(phone, shots / "game-17-history.png", full_page=True)
 
     phone.goto(url)
     phone.locator("form[action$='/rematch'] button").tap()
@@ -342,7 +343,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     expect(phone.locator("#sheet tfoot .total")).to_have_text(["0"] * 4)
     expect(phone.locator("#sheet .earlier a")).to_have_count(1)
     assert phone.locator("#sheet .earlier a").get_attribute("href") != url.removeprefix(live_server), "earlier games are read-only"
-    phone.screenshot(path=shots / "game-18-rematch.png", full_page=True)
+    keep_picture(phone, shots / "game-18-rematch.png", full_page=True)
 
 
 # --- 2. Two phones at one table -------------------------------------------------------------
@@ -364,8 +365,8 @@ def test_two_phones_enter_hands_at_once(live_server: str, phone: Page, second_ph
         key(second_phone, lea)
     expect(phone.locator("#keypad output.sum")).to_have_text("41")
     expect(second_phone.locator("#keypad output.sum")).to_have_text("58")
-    phone.screenshot(path=screenshot_dir / "two-phones-1-kai.png", full_page=True)
-    second_phone.screenshot(path=screenshot_dir / "two-phones-2-lea.png", full_page=True)
+    keep_picture(phone, screenshot_dir / "two-phones-1-kai.png", full_page=True)
+    keep_picture(second_phone, screenshot_dir / "two-phones-2-lea.png", full_page=True)
 
     phone.locator("#keypad button[value=save]").tap(no_wait_after=True)
     second_phone.locator("#keypad button[value=save]").tap(no_wait_after=True)
@@ -384,7 +385,7 @@ def test_two_phones_enter_hands_at_once(live_server: str, phone: Page, second_ph
         expect(page.locator("#sheet tr.round--current .pass-boxes .box.crossed")).to_have_count(0)
         expect_sheet(page, players, rounds)
     expect_stored_record(phone, url, players, rounds)
-    second_phone.screenshot(path=screenshot_dir / "two-phones-3-round-closed.png", full_page=True)
+    keep_picture(second_phone, screenshot_dir / "two-phones-3-round-closed.png", full_page=True)
 
 
 # --- 3. Six players on a small phone ----------------------------------------------------------
@@ -401,7 +402,7 @@ def test_six_players_fit_a_small_phone(live_server: str, small_phone: Page, scre
         An overflowing page makes the phone widen its layout viewport, and taps then land
         beside their targets, so nothing after it could be trusted.
         """
-        page.screenshot(path=screenshot_dir / shot, full_page=True)
+        keep_picture(page, screenshot_dir / shot, full_page=True)
         problems.extend(f"{where}: {target}" for target in small_targets(page, targets))
         overflow = sideways_scroll(page, where)
         if overflow:
@@ -449,7 +450,7 @@ def test_a_fourth_pass_is_refused(live_server: str, phone: Page, screenshot_dir:
     phone.locator("#sheet tr.round--current .pass-boxes").nth(0).tap()
     expect(refusal).to_contain_text("Ute: höchstens 3-mal Passen")
     expect(crossed(phone, 0)).to_have_count(3)
-    phone.screenshot(path=screenshot_dir / "fourth-pass-refused.png", full_page=True)
+    keep_picture(phone, screenshot_dir / "fourth-pass-refused.png", full_page=True)
     phone.goto(url)
     expect(crossed(phone, 0)).to_have_count(3)
     expect(refusal).to_be_visible()  # the refusal stays until it is read

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import start_game
 from tests.examples import finished_auruxxx
 
@@ -53,13 +54,13 @@ def test_the_chart_shows_each_players_running_total_with_its_own_shape(
     assert "Anna: 32, 22, 49" in (chart.locator("svg.chart-plot").get_attribute("aria-label") or "")
     colours = {line.evaluate("l => getComputedStyle(l).stroke") for line in lines.all()}
     assert len(colours) == 3
-    chart.screenshot(path=str(screenshot_dir / "chart-light.png"))
+    keep_picture(chart, str(screenshot_dir / "chart-light.png"))
 
     phone.emulate_media(color_scheme="dark")
     background = chart.evaluate("c => getComputedStyle(c).backgroundColor")
     for line in lines.all():
         assert contrast(phone, line.evaluate("l => getComputedStyle(l).stroke"), background) >= 3, "a line fades into the dark"
-    chart.screenshot(path=str(screenshot_dir / "chart-dark.png"))
+    keep_picture(chart, str(screenshot_dir / "chart-dark.png"))
 
 
 def test_the_chart_appears_on_the_sheet_once_a_round_is_over(live_server: str, phone: Page) -> None:
@@ -84,6 +85,6 @@ def test_the_printout_is_the_pad_on_a5(live_server: str, phone: Page, screenshot
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= A5_WIDTH
     assert pad.evaluate("t => getComputedStyle(t).backgroundColor") == "rgb(255, 255, 255)"
     assert phone.locator(".total").first.evaluate("t => getComputedStyle(t).color") == "rgb(0, 0, 0)"
-    phone.screenshot(path=str(screenshot_dir / "print-a5.png"), full_page=True)
+    keep_picture(phone, str(screenshot_dir / "print-a5.png"), full_page=True)
     pages = re.findall(rb"/Type\s*/Page\b(?!s)", phone.pdf(format="A5"))
     assert len(pages) == 1, f"the A5 printout takes {len(pages)} pages"

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import eventually, start_game
 from tests.browser.test_auruxxx_game import finish_round, type_hand
 from tests.browser.test_join import open_live, scan
@@ -48,7 +49,7 @@ def table(browser: Browser, playwright: Playwright) -> Iterator[tuple[Page, Page
 
 def shot(page: Page, folder: Path, name: str) -> None:
     """Keep a screenshot: the whole page on a phone, the screen as it is on the TV."""
-    page.screenshot(path=str(folder / f"evening-{name}.png"), full_page=page.viewport_size is not None and page.viewport_size["width"] < 1000)
+    keep_picture(page, str(folder / f"evening-{name}.png"), full_page=page.viewport_size is not None and page.viewport_size["width"] < 1000)
 
 
 def play_auruxxx(phone: Page, finisher: str, hands: dict[int, int]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import eventually
 from tests.waiting import PATIENCE_SECONDS
 
@@ -25,7 +26,7 @@ def test_results_update_while_typing_without_reload(phone: Page, live_server: st
     expect(first).to_be_visible()
     expect(first.locator(".hit-question")).to_contain_text("passen")
     expect(phone.locator("#results mark").first).to_be_visible()
-    phone.screenshot(path=str(screenshot_dir / "faq-1-search-as-you-type.png"))
+    keep_picture(phone, str(screenshot_dir / "faq-1-search-as-you-type.png"))
 
     box.fill("")
     box.press_sequentially("Kartentausch", delay=20)
@@ -58,12 +59,12 @@ def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: 
     first = results.locator(".hit").first
     expect(first).to_be_visible()
     expect(first.locator(".hit-question")).to_contain_text("Happy-Man")
-    phone.screenshot(path=str(screenshot_dir / "faq-2-offline-results.png"))
+    keep_picture(phone, str(screenshot_dir / "faq-2-offline-results.png"))
 
     results.locator("a[href='/faq/auruxxx/happy-man-halving']").click()
     expect(phone.locator("article.faq-entry h1")).to_contain_text("Happy-Man")
     assert phone.url.endswith("/faq/auruxxx/happy-man-halving")
-    phone.screenshot(path=str(screenshot_dir / "faq-3-offline-entry.png"))
+    keep_picture(phone, str(screenshot_dir / "faq-3-offline-entry.png"))
     phone.context.set_offline(False)
 
 

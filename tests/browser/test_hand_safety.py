@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import start_game, type_hand
 
 pytestmark = pytest.mark.browser
@@ -59,7 +60,7 @@ def test_a_hand_saved_on_another_phone_meanwhile_is_a_choice(
     anna.get_by_role("button", name="Fertig – 5 Punkte").click()
     conflict = anna.locator(".conflict")
     expect(conflict).to_contain_text("Ein anderes Handy hat die Hand von Anna inzwischen gespeichert: 6 Punkte. Deine: 5 Punkte.")
-    anna.screenshot(path=str(screenshot_dir / "hand-1-conflict.png"), full_page=True)
+    keep_picture(anna, str(screenshot_dir / "hand-1-conflict.png"), full_page=True)
     anna.get_by_role("button", name="Durch meine ersetzen").click()
     anna.wait_for_url(sheet)
     ben.goto(f"{sheet}/hand/0")
@@ -100,7 +101,7 @@ def test_a_keypad_left_open_while_another_phone_closes_the_round_says_so_and_lea
     expect(closed).to_contain_text("7, 4")
     expect(ben.locator("#keypad .keys")).to_have_count(0)
     expect(ben.locator("h1")).to_have_text("Hand von Anna")
-    ben.screenshot(path=str(screenshot_dir / "hand-2-round-closed-meanwhile.png"), full_page=True)
+    keep_picture(ben, str(screenshot_dir / "hand-2-round-closed-meanwhile.png"), full_page=True)
     closed.get_by_role("link", name="Zum Blatt, wie es jetzt steht").click()
     ben.wait_for_url(sheet)
     anna.locator("#sheet tr.round--current .pass-boxes").nth(1).click()

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pictures import keep_picture
+
 pytestmark = pytest.mark.browser
 
 
@@ -16,14 +18,14 @@ def test_home_on_a_phone(live_server: str, phone: Page, screenshot_dir: Path) ->
     expect(phone.get_by_role("heading", name="AURUXXX – Die Goldene Zwölf")).to_be_visible()
     expect(phone.get_by_role("heading", name="12 Days")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    phone.screenshot(path=screenshot_dir / "home-de-pixel7.png", full_page=True)
+    keep_picture(phone, screenshot_dir / "home-de-pixel7.png", full_page=True)
 
     phone.get_by_role("link", name="EN", exact=True).tap()
     expect(phone.locator("html")).to_have_attribute("lang", "en")
     expect(phone.get_by_role("heading", level=1)).to_have_text("The score pad for your card table")
     expect(phone.get_by_role("heading", name="12 Days")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    phone.screenshot(path=screenshot_dir / "home-en-pixel7.png", full_page=True)
+    keep_picture(phone, screenshot_dir / "home-en-pixel7.png", full_page=True)
 
 
 def test_tap_targets_are_large_enough(live_server: str, phone: Page) -> None:

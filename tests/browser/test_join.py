@@ -15,6 +15,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import start_game
 
 pytestmark = pytest.mark.browser
@@ -53,7 +54,7 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
     phone.locator("a.join-button").click()
     phone.wait_for_url(re.compile(r"/g/[^/]+/join$"))
     expect(phone.locator("figure.qr").first).to_be_visible()
-    phone.screenshot(path=str(screenshot_dir / "join-1-page.png"), full_page=True)
+    keep_picture(phone, str(screenshot_dir / "join-1-page.png"), full_page=True)
 
     edit_code = phone.locator("figure.qr").first
     box = edit_code.bounding_box()
@@ -71,7 +72,7 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
     watch = scan(watch_code, screenshot_dir / "join-3-qr-read-only.png")
     assert re.fullmatch(rf"{re.escape(live_server)}/g/[^/]+", watch) and watch != sheet
     assert phone.locator("details.watch p.address a").first.inner_text().strip() == watch
-    phone.screenshot(path=str(screenshot_dir / "join-4-page-read-only-open.png"), full_page=True)
+    keep_picture(phone, str(screenshot_dir / "join-4-page-read-only-open.png"), full_page=True)
 
     contexts = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(2)]
     joined, tv = (context.new_page() for context in contexts)
@@ -91,8 +92,8 @@ def test_the_rendered_code_scans_and_the_read_only_address_watches_live(
         phone.locator("button.pass-boxes").first.click()
         expect(tv.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
         expect(joined.locator(".pass-boxes").first.locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
-        tv.screenshot(path=str(screenshot_dir / "join-5-read-only-live.png"), full_page=True)
-        joined.screenshot(path=str(screenshot_dir / "join-6-joined-phone.png"), full_page=True)
+        keep_picture(tv, str(screenshot_dir / "join-5-read-only-live.png"), full_page=True)
+        keep_picture(joined, str(screenshot_dir / "join-6-joined-phone.png"), full_page=True)
 
         joined.locator("button.pass-boxes").nth(1).click()
         expect(tv.locator(".pass-boxes").nth(1).locator(".box.crossed")).to_have_count(1, timeout=LIVE_MS)
@@ -118,7 +119,7 @@ def test_a_new_address_shows_a_new_code_and_shuts_the_old_one(
     fresh = scan(phone.locator("figure.qr").first, screenshot_dir / "join-7-new-address-qr.png")
     assert fresh.startswith(f"{live_server}/t/") and fresh != table
     assert (phone.locator("details.watch p.address a").first.text_content() or "").strip() == watch
-    phone.screenshot(path=str(screenshot_dir / "join-8-new-address.png"), full_page=True)
+    keep_picture(phone, str(screenshot_dir / "join-8-new-address.png"), full_page=True)
 
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
     try:

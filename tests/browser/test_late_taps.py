@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import start_game
 
 pytestmark = pytest.mark.browser
@@ -41,7 +42,7 @@ def test_a_figure_tap_kept_offline_asks_keep_theirs_or_replace_once_it_arrives_l
     ben.context.set_offline(False)
     notice = ben.locator("#notices .notice")
     expect(notice).to_contain_text("Cleo", timeout=SECONDS)
-    ben.screenshot(path=str(screenshot_dir / "late-tap-choice.png"), full_page=True)
+    keep_picture(ben, str(screenshot_dir / "late-tap-choice.png"), full_page=True)
     expect(anna.locator("tr.happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
     notice.get_by_role("button", name="Durch meine ersetzen").click()
     expect(anna.locator("tr.happy-man-row td").nth(1).locator(".holder")).to_have_count(1, timeout=SECONDS)
@@ -79,5 +80,5 @@ def test_the_tv_on_a_replaced_table_address_says_so_and_takes_its_dead_code_off_
     expect(tv.locator("#retired")).to_be_visible(timeout=SECONDS)
     expect(tv.locator("#retired")).to_contain_text("Fernseher-Adresse")
     expect(tv.locator(".tv-join figure.qr")).to_be_hidden()
-    tv.screenshot(path=str(screenshot_dir / "tv-replaced-address.png"))
+    keep_picture(tv, str(screenshot_dir / "tv-replaced-address.png"))
     screen.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright, Request, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import start_game
 
 pytestmark = pytest.mark.browser
@@ -33,7 +34,7 @@ def test_a_tap_on_one_phone_is_pushed_to_the_other(
 
     anna.locator(".give-figure").nth(2).click()
     expect(ben.locator(".holder")).to_have_count(1, timeout=SECONDS)
-    ben.screenshot(path=str(screenshot_dir / "live-second-phone.png"), full_page=True)
+    keep_picture(ben, str(screenshot_dir / "live-second-phone.png"), full_page=True)
     assert fetched == [], "the second phone fetched the sheet instead of taking the pushed one"
 
     ben.locator(".pass-boxes").nth(1).click()

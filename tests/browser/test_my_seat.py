@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.taps import WAIT, finish_round, start_game
 from tests.conftest import PhoneMaker
 
@@ -38,9 +39,9 @@ def test_my_column_is_framed_and_my_hand_is_one_tap_away(live_server: str, new_p
     expect(mine).to_have_text("Meine Karten: meine Hand eintragen")
     box = mine.bounding_box()
     assert box is not None and box["height"] >= 44
-    ben.screenshot(path=str(screenshot_dir / "my-seat-1-column-and-my-cards.png"), full_page=True)
+    keep_picture(ben, str(screenshot_dir / "my-seat-1-column-and-my-cards.png"), full_page=True)
     ben.emulate_media(color_scheme="dark")
-    ben.locator("#sheet .pad-wrap").screenshot(path=str(screenshot_dir / "my-seat-2-column-dark.png"))
+    keep_picture(ben.locator("#sheet .pad-wrap"), str(screenshot_dir / "my-seat-2-column-dark.png"))
     mine.click()
     ben.wait_for_url(f"{sheet}/hand/1", timeout=WAIT)
 

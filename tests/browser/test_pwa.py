@@ -11,6 +11,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
+from tests.browser.pictures import keep_picture
 from tests.conftest import PhoneMaker
 from tests.browser.taps import eventually, finish_round, install, start_game, type_hand
 
@@ -50,7 +51,7 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     anna.reload()
     expect(crosses(anna, 2)).to_have_count(1)
     expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
-    anna.screenshot(path=str(screenshot_dir / "pwa-1-offline-reload.png"))
+    keep_picture(anna, str(screenshot_dir / "pwa-1-offline-reload.png"))
 
     anna.clock.install()
     anna.locator(".pass-boxes").nth(0).click()
@@ -59,7 +60,7 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     anna.locator(".pass-boxes").nth(1).click()
     expect(anna.locator(".box[data-pending]")).to_have_count(3)
     expect(anna.locator("#connection")).to_contain_text("offline – 3 Änderungen warten")
-    anna.screenshot(path=str(screenshot_dir / "pwa-2-three-taps-waiting.png"))
+    keep_picture(anna, str(screenshot_dir / "pwa-2-three-taps-waiting.png"))
     assert len(pass_events(live_app, sheet)) == 1
 
     anna.context.set_offline(False)
@@ -71,7 +72,7 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     events = pass_events(live_app, sheet)
     assert sorted(event.payload["player"] for event in events) == ["Anna", "Anna", "Ben", "Cleo"]
     assert len({event.idempotency_key for event in events}) == 4
-    anna.screenshot(path=str(screenshot_dir / "pwa-3-back-online.png"))
+    keep_picture(anna, str(screenshot_dir / "pwa-3-back-online.png"))
 
     anna.reload()  # nothing is sent twice after a reload either
     expect(crosses(anna, 0)).to_have_count(2)
@@ -114,7 +115,7 @@ def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw
     expect(anna.locator(".pass-boxes").nth(2).locator(".box[data-pending]")).to_have_count(1)
     expect(anna.locator("button.undo")).to_contain_text("Cleo")
     expect(anna.locator("#connection > span").first).to_have_text(re.compile(r"^offline – 1 Änderung wartet · Stand von \d\d:\d\d$"))
-    anna.screenshot(path=str(screenshot_dir / "pwa-4-offline-round-reloaded.png"))
+    keep_picture(anna, str(screenshot_dir / "pwa-4-offline-round-reloaded.png"))
     kept_key = anna.evaluate("() => JSON.parse(Object.values({...localStorage}).find((v) => v.includes('taps'))).taps[0].key")
 
     anna.context.set_offline(False)
@@ -167,7 +168,7 @@ def test_a_page_never_opened_shows_the_offline_page_without_a_network(
     phone.context.set_offline(True)
     phone.goto(f"{sheet}/history")
     expect(phone.locator("h1")).to_have_text("Keine Verbindung")
-    phone.screenshot(path=str(screenshot_dir / "pwa-offline-page.png"))
+    keep_picture(phone, str(screenshot_dir / "pwa-offline-page.png"))
     phone.goto(f"{live_server}/faq/auruxxx")  # warmed at install, never opened
     expect(phone.locator("h1")).to_contain_text("AURUXXX")
 
@@ -209,7 +210,7 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     expect(notice).to_contain_text("höchstens 3-mal Passen")
     expect(crosses(anna, 0)).to_have_count(1)
     expect(crosses(anna, 2)).to_have_count(3)
-    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap.png"))
+    keep_picture(anna, str(screenshot_dir / "pwa-refused-tap.png"))
 
     ben.locator(".give-figure").nth(1).click()  # a live update replaces Anna's sheet: the notice stays
     expect(anna.locator(".holder")).to_have_count(1)
@@ -236,12 +237,12 @@ def test_a_tap_refused_because_its_round_is_over_links_the_correction_filled_in_
     anna.context.set_offline(False)
     notice = anna.locator("#notices .notice")
     expect(notice).to_contain_text("Runde 1 ist schon vorbei")
-    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-link.png"), full_page=True)
+    keep_picture(anna, str(screenshot_dir / "pwa-refused-tap-correction-link.png"), full_page=True)
     notice.get_by_role("link", name="Runde 1 damit korrigieren").click()
     anna.wait_for_url(re.compile(r"/rounds/1/correct\?passes-2=1$"))
     expect(anna.locator("input[name=passes-2][value='1']")).to_be_checked()
     expect(anna.locator("#correct .note")).to_contain_text("nicht gezählt")
-    anna.screenshot(path=str(screenshot_dir / "pwa-refused-tap-correction-form.png"), full_page=True)
+    keep_picture(anna, str(screenshot_dir / "pwa-refused-tap-correction-form.png"), full_page=True)
     anna.locator("#correct button[type=submit].primary").click()
     anna.wait_for_url(sheet)
     expect(anna.locator("#sheet tr.round--done").first.locator("td").nth(2).locator(".crosses")).to_have_text("✕")
@@ -322,7 +323,7 @@ def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
     expect(face).to_have_attribute("data-pending", "")
     expect(picker).not_to_have_attribute("open", "")
     expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
-    phone.screenshot(path=str(screenshot_dir / "pwa-12days-card-waiting.png"))
+    keep_picture(phone, str(screenshot_dir / "pwa-12days-card-waiting.png"))
     phone.context.set_offline(False)
     expect(face).not_to_have_attribute("data-pending", re.compile(".*"))
     expect(face).to_have_text("7")
@@ -338,7 +339,7 @@ def test_a_form_that_cannot_be_sent_says_so(new_phone: PhoneMaker, live_server: 
     phone.context.set_offline(True)
     phone.locator("button[type=submit]").click()
     expect(phone.get_by_role("alert")).to_contain_text("Keine Verbindung – nichts gespeichert")
-    phone.screenshot(path=str(screenshot_dir / "pwa-form-not-sent.png"))
+    keep_picture(phone, str(screenshot_dir / "pwa-form-not-sent.png"))
     phone.context.set_offline(False)
     phone.locator("button[type=submit]").click()
     phone.wait_for_url(sheet)
@@ -380,7 +381,7 @@ def test_the_sheet_keeps_the_screen_on_until_switched_off(new_phone: PhoneMaker,
     phone.wait_for_function("wakeLockRequests.length === 2 && !wakeLockRequests[1].released")
 
     switch.scroll_into_view_if_needed()
-    phone.screenshot(path=str(screenshot_dir / "pwa-keep-awake-switch.png"))
+    keep_picture(phone, str(screenshot_dir / "pwa-keep-awake-switch.png"))
     switch.uncheck()
     phone.wait_for_function("wakeLockRequests[1].released")
     phone.reload()  # the phone remembers the choice

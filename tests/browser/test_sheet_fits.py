@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
 from tests.browser.checks import small_targets
+from tests.browser.pictures import keep_picture
 
 pytestmark = pytest.mark.browser
 
@@ -174,7 +175,7 @@ def test_no_number_breaks_and_no_name_is_cut(
             found += [problem for problem in small_targets(page) if name != "8 Players"]
             problems += [f"{name}: {problem}" for problem in found]
             label = f"{size['width']}px" + (f"-{text.rstrip('%')}pct" if text else "")
-            page.locator("#sheet .pad-wrap").first.screenshot(path=str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png"))
+            keep_picture(page.locator("#sheet .pad-wrap").first, str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png"))
     finally:
         context.close()
     assert not problems, "\n".join(problems)
@@ -209,7 +210,7 @@ def test_the_tv_uses_the_whole_screen_for_every_crowd(browser: Browser, playwrig
             if filled["chartRight"] < 0.6 * filled["width"] or filled["padRight"] < 0.4 * filled["width"]:
                 problems.append(f"{name}: pad and chart leave the screen's width unused: {filled}")
             problems += [f"{name} on the TV: {problem}" for problem in page.evaluate(NUMBERS)]
-            page.screenshot(path=str(screenshot_dir / f"fit-tv-{name.replace(' ', '-').replace(',', '')}.png"))
+            keep_picture(page, str(screenshot_dir / f"fit-tv-{name.replace(' ', '-').replace(',', '')}.png"))
     finally:
         context.close()
     assert not problems, "\n".join(problems)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 
+from tests.browser.pictures import keep_picture
 from tests.browser.test_join import open_live, scan
 from tests.examples import finished_auruxxx, twelve_days
 
@@ -53,7 +54,7 @@ def test_the_table_card_opens_the_current_game_mid_game_and_after_a_rematch(
     table = scan(card.locator("figure.qr"), screenshot_dir / "table-1-card.png")
     assert re.fullmatch(rf"{re.escape(live_server)}/t/[^/]+", table)
     anna.emulate_media(media="print")
-    anna.screenshot(path=str(screenshot_dir / "table-2-card-printed.png"))
+    keep_picture(anna, str(screenshot_dir / "table-2-card-printed.png"))
     anna.emulate_media(media="screen")
 
     open_live(ben, table)
@@ -72,7 +73,7 @@ def test_the_table_card_opens_the_current_game_mid_game_and_after_a_rematch(
     expect(ben.locator("button.pass-boxes")).to_have_count(3)
     expect(ben.locator("body")).to_have_attribute("data-my-seat", "1")
     expect(ben.locator(".seat-line")).to_contain_text("Ben")
-    ben.screenshot(path=str(screenshot_dir / "table-3-rematch-followed.png"), full_page=True)
+    keep_picture(ben, str(screenshot_dir / "table-3-rematch-followed.png"), full_page=True)
 
     onlooker.wait_for_url(lambda url: url != watch and "/g/" in url, timeout=LIVE_MS)
     assert onlooker.url != second, "read-only stays read-only"
@@ -124,7 +125,7 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
         expect(tv.locator("body.on-tv")).to_have_count(1)
         expect(tv.locator(".evening--tv h1")).to_contain_text("Ben")  # between two games: the result and the evening
         assert scan(tv.locator(".tv-join figure.qr"), screenshot_dir / "tv-1-code.png") == table
-        tv.screenshot(path=str(screenshot_dir / "tv-2-result-1920.png"))
+        keep_picture(tv, str(screenshot_dir / "tv-2-result-1920.png"))
         open_live(anna, first)
         anna.get_by_role("button", name="Revanche – dieselben Spieler noch mal").click()
         anna.wait_for_url(lambda url: url != first and "/g/" in url)
@@ -139,7 +140,7 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
         assert sizes[0] <= sizes[2] and sizes[1] <= sizes[3], f"the TV scrolls: {sizes}"
         assert sizes[4] >= 40, "the totals are not large"
         expect(tv.locator(".tv-join figure.qr")).to_be_in_viewport()
-        tv.screenshot(path=str(screenshot_dir / "tv-3-rematch-1920.png"))
+        keep_picture(tv, str(screenshot_dir / "tv-3-rematch-1920.png"))
 
         days = imported(anna, live_server, twelve_days(hands=True))
         anna.goto(f"{days}/join")
@@ -147,6 +148,6 @@ def test_the_tv_shows_the_whole_sheet_large_with_the_code_and_follows_the_table(
         expect(tv.locator(".evening--tv h1")).to_contain_text("Ben")
         height = tv.evaluate("[document.documentElement.scrollHeight, innerHeight]")
         assert height[0] <= height[1], f"twelve days scroll on the TV: {height}"
-        tv.screenshot(path=str(screenshot_dir / "tv-4-twelve-days-1920.png"))
+        keep_picture(tv, str(screenshot_dir / "tv-4-twelve-days-1920.png"))
     finally:
         context.close()

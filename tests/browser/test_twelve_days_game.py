@@ -21,6 +21,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from rules import record
 from rules.twelve_days import score as twelve_days
+from tests.browser.pictures import keep_picture
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +62,7 @@ class Table:
     def shot(self, what: str) -> None:
         """Keep a full-page screenshot of the screen as it is now."""
         self.shot_number += 1
-        self.page.screenshot(path=str(self.shots / f"{self.prefix}-{self.shot_number:02d}-{what}.png"), full_page=True)
+        keep_picture(self.page, str(self.shots / f"{self.prefix}-{self.shot_number:02d}-{what}.png"), full_page=True)
 
     # --- Taps --------------------------------------------------------------------------------
 
