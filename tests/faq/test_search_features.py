@@ -580,3 +580,12 @@ def test_not_says_which_answer_is_meant(question: str, lang: str, word: str) -> 
     """"Nicht" and "not" (and "can't") turn a question around, in both languages alike: no stopwords."""
     index = Index([entry("cannot", "Was, wenn ich nicht legen kann?"), english("cannot", "What if I cannot lay, or do not?")])
     assert term(word, lang=lang) in terms(index, question, lang=lang)
+
+
+def test_a_paraphrase_a_question_all_but_repeats_beats_its_letters_scattered_over_many() -> None:
+    """Nothing but stopwords, so letters alone decide: "pieced" holds them all, over three paraphrases; "whole" most, in one."""
+    def asking(id: str, *asked: str) -> Entry:
+        return Entry(id=id, game="auruxxx", lang="de", topic="laying", question="Was bewirkt ein Kartensegen?", answer="Ja.",
+                     details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
+    index = Index([asking("pieced", "wie und", "wer mit", "dem"), asking("whole", "wie und wer mit ihm")])
+    assert ids(index, "wie und wer mit dem")[0] == "whole"
