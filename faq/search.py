@@ -16,7 +16,8 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
    whose title fields hold more of the words is raised, more so when one line of them (the
    question, one paraphrase, the keywords) holds them at once, and a question of one or two
-   words that names only terms an entry is the home of (its ``names``) raises that entry.
+   words that names only terms an entry is the home of (its ``names``) raises that entry, and
+   a longer one naming such a term among other words raises it half as much.
    Several numbers in one question share their weight: a list of cards played describes a
    situation, and no one of them is what is asked about. An entry is raised, too, by the share
    of the question's letter trigrams its question and paraphrases hold, and more by the one of
@@ -55,6 +56,9 @@ COVERAGE = 1.0
 """How much an entry is raised when its title fields, taken together, hold all of the question's words."""
 NAMED = 2.0
 """How much an entry is raised when a short question names nothing but terms it is the home of (its ``names``)."""
+NAMED_AMONG_OTHERS = 1.0
+"""How much for each such term a longer question names among its other words: "what happens with the pot if the day is tied"
+says what it is about in one word, the rest is the situation."""
 SHORT = 2
 """The most words a question may have and still be a term looked up: "Kartensegen", "quick mode"."""
 LINE_COVERAGE = 1.0
@@ -462,11 +466,10 @@ class Section:
         return best
 
     def _named(self, at: int, groups: Sequence[Group]) -> float:
-        """Return the raise of an entry for a short question each of whose words names a term the entry is the home of."""
+        """Return the raise of an entry for the words of a question that name a term it is the home of: full for a short question that names nothing else."""
         held = set(self.names[at])
-        if len(groups) > SHORT or not all(any(term in held for term, _ in group) for group in groups):
-            return 0.0
-        return NAMED * self._held(self.names[at], groups)
+        short = len(groups) <= SHORT and all(any(term in held for term, _ in group) for group in groups)
+        return (NAMED if short else NAMED_AMONG_OTHERS) * self._held(self.names[at], groups)
 
     @staticmethod
     def _held(line: Sequence[str], groups: Sequence[Group]) -> float:
@@ -564,7 +567,7 @@ class Index:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "namedAmongOthers": NAMED_AMONG_OTHERS, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST,
                          "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},

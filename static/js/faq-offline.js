@@ -219,11 +219,11 @@
         return asked.reduce((total, group) => total + group.reduce((most, [term, sure]) => (held.has(term) ? Math.max(most, sure) : most), 0), 0);
       };
       const bestLine = (position) => section.lines[position].reduce((best, line) => Math.max(best, heldBy(line)), 0);
-      // The raise for a short question each of whose words names a term the entry is the home of, as Section._named.
+      // The raise for the words of a question that name a term the entry is the home of, full for a short question naming nothing else, as Section._named.
       const named = (position) => {
         const held = new Set(section.names[position]);
         const all = asked.every((group) => group.some(([term]) => held.has(term)));
-        return asked.length <= settings.short && all ? settings.named * heldBy(section.names[position]) : 0;
+        return (asked.length <= settings.short && all ? settings.named : settings.namedAmongOthers) * heldBy(section.names[position]);
       };
       // The share of the query's letter trigrams an entry's question and paraphrases hold, and the Dice share of its line most alike, as Section._alike.
       const looked = grams(fold(query));

@@ -589,3 +589,13 @@ def test_a_paraphrase_a_question_all_but_repeats_beats_its_letters_scattered_ove
                      details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
     index = Index([asking("pieced", "wie und", "wer mit", "dem"), asking("whole", "wie und wer mit ihm")])
     assert ids(index, "wie und wer mit dem")[0] == "whole"
+
+
+def test_a_longer_question_naming_a_term_among_other_words_raises_its_home() -> None:
+    """Both ask the same words and name the pot as a keyword; only "home" is its home, and it comes second."""
+    mentions = Entry(id="mentions", game="12days", lang="de", topic="laying", question="Was wird am letzten Tag aus dem Topf?",
+                     answer="Ja.", details="Mehr dazu im Regelheft.", page="", keywords=("Topf",), controls=())
+    home = Entry(id="home", game="12days", lang="de", topic="laying", question="Was wird aus dem Topf am letzten Tag?",
+                 answer="Ja.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), names=("Topf",))
+    index = Index([mentions, home])
+    assert ids(index, "Topf am letzten Tag", game="12days")[0] == "home"
