@@ -599,3 +599,9 @@ def test_a_longer_question_naming_a_term_among_other_words_raises_its_home() -> 
                  answer="Ja.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), names=("Topf",))
     index = Index([mentions, home])
     assert ids(index, "Topf am letzten Tag", game="12days")[0] == "home"
+
+
+@pytest.mark.parametrize(("soon", "lang"), [("gleich wieder", "de"), ("gleich danach", "de"), ("right away", "en"), ("straight away", "en")])
+def test_right_away_is_a_time_not_an_equal_card(soon: str, lang: str) -> None:
+    said = vocabulary(lang=lang).terms(f"darf ich die {soon} legen" if lang == "de" else f"can i lay it {soon}")
+    assert term("sofort") in said and term("gleiche") not in said
