@@ -67,9 +67,10 @@ question said in one breath, not pieced together from many paraphrases, so more 
 entry rather than blur it."""
 K1, B = 25.0, 0.5
 """BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
-SURE = {"known": 1.0, "number": 0.8, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
+SURE = {"known": 1.0, "number": 0.9, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
 """How sure a term stands for a word, by how it was found. A number names a card, a day or a score, if not always the one asked
-about ("three of us"): less sure than a known word, surer than a typo's correction, which is a guess."""
+about ("three of us"): less sure than a known word, as sure as a known word's ending, surer than a word still being typed or a
+typo's correction, which are guesses."""
 MIN_TYPO_LENGTH = 4
 """Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
 MIN_PREFIX = 3

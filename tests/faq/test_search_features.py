@@ -605,3 +605,11 @@ def test_a_longer_question_naming_a_term_among_other_words_raises_its_home() -> 
 def test_right_away_is_a_time_not_an_equal_card(soon: str, lang: str) -> None:
     said = vocabulary(lang=lang).terms(f"darf ich die {soon} legen" if lang == "de" else f"can i lay it {soon}")
     assert term("sofort") in said and term("gleiche") not in said
+
+
+def test_a_number_is_surer_than_a_word_still_being_typed() -> None:
+    """Both ask of the 9 and the card swap, each says one of them again; the question says the 9 whole, the swap half-typed."""
+    nine = entry("nine", "Was passiert mit der 9 und dem Kartentausch?", details="Die 9 bleibt eine 9.")
+    swap = entry("swap", "Was passiert mit der 9 und dem Kartentausch?", details="Der Kartentausch bleibt ein Kartentausch.")
+    index = Index([swap, nine])
+    assert ids(index, "9 Kartentau")[0] == "nine"
