@@ -16,11 +16,13 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
    whose title fields hold more of the words is raised, more so when one line of them (the
    question, one paraphrase, the keywords) holds them at once, and a question of one or two
-   words that names only terms an entry is the home of (its ``names``) raises that entry.
+   words that names only terms an entry is the home of (its ``names``) raises that entry, and
+   a longer one naming such a term among other words raises it half as much.
    Several numbers in one question share their weight: a list of cards played describes a
    situation, and no one of them is what is asked about. An entry is raised, too, by the share
-   of the question's letter trigrams its question and paraphrases hold: the words' own letters
-   count where the lexicon missed a form or a misspelling.
+   of the question's letter trigrams its question and paraphrases hold, and more by the one of
+   them most alike in letters: the words' own letters count where the lexicon missed a form or a
+   misspelling, and a paraphrase the question all but repeats is what it asks.
 4. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
@@ -33,6 +35,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -53,6 +56,9 @@ COVERAGE = 1.0
 """How much an entry is raised when its title fields, taken together, hold all of the question's words."""
 NAMED = 2.0
 """How much an entry is raised when a short question names nothing but terms it is the home of (its ``names``)."""
+NAMED_AMONG_OTHERS = 1.0
+"""How much for each such term a longer question names among its other words: "what happens with the pot if the day is tied"
+says what it is about in one word, the rest is the situation."""
 SHORT = 2
 """The most words a question may have and still be a term looked up: "Kartensegen", "quick mode"."""
 LINE_COVERAGE = 1.0
@@ -61,9 +67,10 @@ question said in one breath, not pieced together from many paraphrases, so more 
 entry rather than blur it."""
 K1, B = 25.0, 0.5
 """BM25F's saturation of the weighted counts (high: the field weights already say how much a mention counts) and length normalisation."""
-SURE = {"known": 1.0, "number": 0.8, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
+SURE = {"known": 1.0, "number": 0.9, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
 """How sure a term stands for a word, by how it was found. A number names a card, a day or a score, if not always the one asked
-about ("three of us"): less sure than a known word, surer than a typo's correction, which is a guess."""
+about ("three of us"): less sure than a known word, as sure as a known word's ending, surer than a word still being typed or a
+typo's correction, which are guesses."""
 MIN_TYPO_LENGTH = 4
 """Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
 MIN_PREFIX = 3
@@ -83,6 +90,10 @@ PARTICIPLE = "ge"
 LOOKS = 1.0
 """How much an entry is raised by the share of a question's letter trigrams its question and paraphrases hold: the
 words' own letters, where the lexicon missed a form, a misspelling or an ending ("colect", "refilled", "running")."""
+LINE_LOOKS = 3.0
+"""How much more by the one of them (its question or one paraphrase) that looks most like the question, by the share of
+both their trigrams they have in common (Dice): taken together, the many paraphrases of a well-asked entry hold most letters
+of any question, while one line of the length and the letters of the question is the question said again."""
 PARTICLES = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
                      "zuruck", "zusammen"), "en": ()}
 """German verb particles that end a clause when the verb is split ("teilt ... aus", "fängt ... an"): the particle, a stopword,
@@ -208,10 +219,27 @@ class Section:
                               for term in self._line_terms(word)})
                       for e in self.entries]
         """The terms each entry is the home of."""
-        self.looks = [f"{entry['question']} {entry['asked']}" for entry in folded]
+        self.looks = [[fold.fold(line) for line in (e.question, *e.asked)] for e in self.entries]
         """Each entry's question and paraphrases, folded, to compare a query with letter by letter."""
-        self._looks = [grams(looks) for looks in self.looks]
-        """The letter trigrams of each entry's looks."""
+        by_entry: dict[str, list[int]] = defaultdict(list)
+        by_line: dict[str, list[int]] = defaultdict(list)
+        self._line_entry: list[int] = []
+        """The entry of each line (a question or a paraphrase), numbered across all entries."""
+        self._line_size: list[int] = []
+        """How many letter trigrams each line has."""
+        for at, looks in enumerate(self.looks):
+            for text in looks:
+                held = grams(text)
+                for gram in held:
+                    by_line[gram].append(len(self._line_entry))
+                self._line_entry.append(at)
+                self._line_size.append(len(held))
+            for gram in set().union(*(grams(text) for text in looks)):
+                by_entry[gram].append(at)
+        self._gram_entries = dict(by_entry)
+        """The entries whose question or paraphrases hold a letter trigram."""
+        self._gram_lines = dict(by_line)
+        """The lines that hold a letter trigram."""
 
     @staticmethod
     def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
@@ -414,8 +442,8 @@ class Section:
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
             lines = self._best_lines(groups)
-            asked = grams(self.vocabulary.folding.fold(query))
-            ranked = [(score * (1 + LOOKS * self._alike(asked, at))
+            alike = self._alike(grams(self.vocabulary.folding.fold(query)))
+            ranked = [(score * (1 + alike.get(at, 0.0))
                        * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups)), at)
                       for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
@@ -439,11 +467,10 @@ class Section:
         return best
 
     def _named(self, at: int, groups: Sequence[Group]) -> float:
-        """Return the raise of an entry for a short question each of whose words names a term the entry is the home of."""
+        """Return the raise of an entry for the words of a question that name a term it is the home of: full for a short question that names nothing else."""
         held = set(self.names[at])
-        if len(groups) > SHORT or not all(any(term in held for term, _ in group) for group in groups):
-            return 0.0
-        return NAMED * self._held(self.names[at], groups)
+        short = len(groups) <= SHORT and all(any(term in held for term, _ in group) for group in groups)
+        return (NAMED if short else NAMED_AMONG_OTHERS) * self._held(self.names[at], groups)
 
     @staticmethod
     def _held(line: Sequence[str], groups: Sequence[Group]) -> float:
@@ -451,14 +478,22 @@ class Section:
         held = set(line)
         return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
 
-    def _alike(self, asked: set[str], at: int) -> float:
-        """Return the share of a query's letter trigrams that an entry's question and paraphrases hold."""
-        return len(asked & self._looks[at]) / len(asked) if asked else 0.0
+    def _alike(self, asked: set[str]) -> dict[int, float]:
+        """Return how much a query's letter trigrams raise each entry that holds some: by the share its question and paraphrases hold, and by its line most alike."""
+        if not asked:
+            return {}
+        size, owners, sizes = len(asked), self._line_entry, self._line_size
+        best = [0.0] * len(self.entries)
+        for line, shared in Counter(chain.from_iterable(self._gram_lines.get(gram, ()) for gram in asked)).items():
+            dice = shared / (size + sizes[line])  # half the Dice share, doubled below: exactly the browser's 2 * shared / ...
+            if dice > best[owners[line]]:
+                best[owners[line]] = dice
+        held = Counter(chain.from_iterable(self._gram_entries.get(gram, ()) for gram in asked))
+        return {at: LOOKS * shared / size + LINE_LOOKS * (2 * best[at]) for at, shared in held.items()}
 
     def nearest(self, query: str) -> list[tuple[float, int]]:
         """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
-        asked = grams(self.vocabulary.folding.fold(query))
-        alike = [(share, at) for at in range(len(self.entries)) if (share := self._alike(asked, at))]
+        alike = [(share, at) for at, share in self._alike(grams(self.vocabulary.folding.fold(query))).items()]
         return sorted(alike, key=lambda scored: (-scored[0], scored[1]))[:NEAREST]
 
     def offline(self) -> dict[str, Any]:
@@ -533,7 +568,7 @@ class Index:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "looks": LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
+            "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "namedAmongOthers": NAMED_AMONG_OTHERS, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST,
                          "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},

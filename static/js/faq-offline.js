@@ -37,7 +37,8 @@
     const phrase = section.phrases.length
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
-    const looks = section.entries.map((entry) => grams(entry.looks));
+    const lineLooks = section.entries.map((entry) => entry.looks.map(grams));
+    const looks = lineLooks.map((lines) => new Set(lines.flatMap((line) => [...line])));
     const byVariant = new Map();
     keys.forEach((key) => {
       variants(key).forEach((variant) => {
@@ -218,20 +219,25 @@
         return asked.reduce((total, group) => total + group.reduce((most, [term, sure]) => (held.has(term) ? Math.max(most, sure) : most), 0), 0);
       };
       const bestLine = (position) => section.lines[position].reduce((best, line) => Math.max(best, heldBy(line)), 0);
-      // The raise for a short question each of whose words names a term the entry is the home of, as Section._named.
+      // The raise for the words of a question that name a term the entry is the home of, full for a short question naming nothing else, as Section._named.
       const named = (position) => {
         const held = new Set(section.names[position]);
         const all = asked.every((group) => group.some(([term]) => held.has(term)));
-        return asked.length <= settings.short && all ? settings.named * heldBy(section.names[position]) : 0;
+        return (asked.length <= settings.short && all ? settings.named : settings.namedAmongOthers) * heldBy(section.names[position]);
       };
-      // The share of the query's letter trigrams an entry's question and paraphrases hold, as Section._alike.
+      // The share of the query's letter trigrams an entry's question and paraphrases hold, and the Dice share of its line most alike, as Section._alike.
       const looked = grams(fold(query));
-      const alike = (position) => (looked.size ? [...looked].filter((gram) => looks[position].has(gram)).length / looked.size : 0);
+      const shared = (held) => [...looked].filter((gram) => held.has(gram)).length;
+      const alike = (position) => {
+        if (!looked.size) return 0;
+        const line = lineLooks[position].reduce((most, held) => Math.max(most, (2 * shared(held)) / (looked.size + held.size)), 0);
+        return (settings.looks * shared(looks[position])) / looked.size + settings.lineLooks * line;
+      };
       let ranked;
       if (scores.size) {
         ranked = [...scores].map(([position, score]) => ({
           position,
-          score: score * (1 + settings.looks * alike(position))
+          score: score * (1 + alike(position))
             * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
         }));
       } else {

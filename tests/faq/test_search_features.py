@@ -580,3 +580,36 @@ def test_not_says_which_answer_is_meant(question: str, lang: str, word: str) -> 
     """"Nicht" and "not" (and "can't") turn a question around, in both languages alike: no stopwords."""
     index = Index([entry("cannot", "Was, wenn ich nicht legen kann?"), english("cannot", "What if I cannot lay, or do not?")])
     assert term(word, lang=lang) in terms(index, question, lang=lang)
+
+
+def test_a_paraphrase_a_question_all_but_repeats_beats_its_letters_scattered_over_many() -> None:
+    """Nothing but stopwords, so letters alone decide: "pieced" holds them all, over three paraphrases; "whole" most, in one."""
+    def asking(id: str, *asked: str) -> Entry:
+        return Entry(id=id, game="auruxxx", lang="de", topic="laying", question="Was bewirkt ein Kartensegen?", answer="Ja.",
+                     details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
+    index = Index([asking("pieced", "wie und", "wer mit", "dem"), asking("whole", "wie und wer mit ihm")])
+    assert ids(index, "wie und wer mit dem")[0] == "whole"
+
+
+def test_a_longer_question_naming_a_term_among_other_words_raises_its_home() -> None:
+    """Both ask the same words and name the pot as a keyword; only "home" is its home, and it comes second."""
+    mentions = Entry(id="mentions", game="12days", lang="de", topic="laying", question="Was wird am letzten Tag aus dem Topf?",
+                     answer="Ja.", details="Mehr dazu im Regelheft.", page="", keywords=("Topf",), controls=())
+    home = Entry(id="home", game="12days", lang="de", topic="laying", question="Was wird aus dem Topf am letzten Tag?",
+                 answer="Ja.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), names=("Topf",))
+    index = Index([mentions, home])
+    assert ids(index, "Topf am letzten Tag", game="12days")[0] == "home"
+
+
+@pytest.mark.parametrize(("soon", "lang"), [("gleich wieder", "de"), ("gleich danach", "de"), ("right away", "en"), ("straight away", "en")])
+def test_right_away_is_a_time_not_an_equal_card(soon: str, lang: str) -> None:
+    said = vocabulary(lang=lang).terms(f"darf ich die {soon} legen" if lang == "de" else f"can i lay it {soon}")
+    assert term("sofort") in said and term("gleiche") not in said
+
+
+def test_a_number_is_surer_than_a_word_still_being_typed() -> None:
+    """Both ask of the 9 and the card swap, each says one of them again; the question says the 9 whole, the swap half-typed."""
+    nine = entry("nine", "Was passiert mit der 9 und dem Kartentausch?", details="Die 9 bleibt eine 9.")
+    swap = entry("swap", "Was passiert mit der 9 und dem Kartentausch?", details="Der Kartentausch bleibt ein Kartentausch.")
+    index = Index([swap, nine])
+    assert ids(index, "9 Kartentau")[0] == "nine"
