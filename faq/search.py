@@ -168,6 +168,8 @@ class Section:
         self.entries = list(entries)
         fold = vocabulary.folding
         meaningful = vocabulary.meaningful
+        # Each title line folded once: an entry's lines of terms and its letters are both made from them.
+        lines_folded = {line: fold.fold(line) for e in self.entries for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))}
         folded = [
             {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
              "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
@@ -203,7 +205,7 @@ class Section:
         self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
         self.lines = [
-            [sorted({term for word in self.unseparated(fold.fold(line), seen, keep=True) if meaningful(word) for term in self._line_terms(word)})
+            [sorted({term for word in self.unseparated(lines_folded[line], seen, keep=True) if meaningful(word) for term in self._line_terms(word)})
              for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))]
             for e in self.entries
         ]
@@ -219,7 +221,7 @@ class Section:
                               for term in self._line_terms(word)})
                       for e in self.entries]
         """The terms each entry is the home of."""
-        self.looks = [[fold.fold(line) for line in (e.question, *e.asked)] for e in self.entries]
+        self.looks = [[lines_folded[line] for line in (e.question, *e.asked)] for e in self.entries]
         """Each entry's question and paraphrases, folded, to compare a query with letter by letter."""
         by_entry: dict[str, list[int]] = defaultdict(list)
         by_line: dict[str, list[int]] = defaultdict(list)
