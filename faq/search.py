@@ -171,7 +171,7 @@ class Section:
         # Each title line folded once: an entry's lines of terms and its letters are both made from them.
         lines_folded = {line: fold.fold(line) for e in self.entries for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))}
         folded = [
-            {"question": fold.fold(e.question), "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
+            {"question": lines_folded[e.question], "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
              "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
             for e in self.entries
         ]
@@ -412,8 +412,12 @@ class Section:
         situation, and no one of them is what the question is about, so each counts the less
         sure by the square root of how many numbers there are.
         """
+        return self._groups(self.vocabulary.folding.fold(query))
+
+    def _groups(self, folded: str) -> list[Group]:
+        """Return the groups of a query already folded (Section.groups)."""
         found: list[Group] = []
-        for word in self.joined(self.unseparated(self.vocabulary.folding.fold(query), self.lexicon)):
+        for word in self.joined(self.unseparated(folded, self.lexicon)):
             if self.vocabulary.meaningful(word):
                 for group in self.resolve(word):
                     if group not in found:
@@ -426,7 +430,8 @@ class Section:
 
     def rank(self, query: str) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
         """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""
-        groups = self.groups(query)
+        folded = self.vocabulary.folding.fold(query)
+        groups = self._groups(folded)
         scores: dict[int, float] = defaultdict(float)
         covered: dict[int, float] = defaultdict(float)
         for group in groups:
@@ -444,12 +449,12 @@ class Section:
         terms = frozenset(term for group in groups for term, _ in group)
         if scores:
             lines = self._best_lines(groups)
-            alike = self._alike(grams(self.vocabulary.folding.fold(query)))
+            alike = self._alike(grams(folded))
             ranked = [(score * (1 + alike.get(at, 0.0))
                        * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups)), at)
                       for at, score in scores.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
-        return self.nearest(query), terms, False
+        return self.nearest(folded), terms, False
 
     def _best_lines(self, groups: Sequence[Group]) -> dict[int, float]:
         """Return, per entry, how much of a question its best title line holds: the sum, over the words, of the surest term the line has.
@@ -493,9 +498,9 @@ class Section:
         held = Counter(chain.from_iterable(self._gram_entries.get(gram, ()) for gram in asked))
         return {at: LOOKS * shared / size + LINE_LOOKS * (2 * best[at]) for at, shared in held.items()}
 
-    def nearest(self, query: str) -> list[tuple[float, int]]:
-        """Return the entries whose question or paraphrases share the most letter trigrams with a query that matched nothing."""
-        alike = [(share, at) for at, share in self._alike(grams(self.vocabulary.folding.fold(query))).items()]
+    def nearest(self, folded: str) -> list[tuple[float, int]]:
+        """Return the entries whose question or paraphrases share the most letter trigrams with a folded query that matched nothing."""
+        alike = [(share, at) for at, share in self._alike(grams(folded)).items()]
         return sorted(alike, key=lambda scored: (-scored[0], scored[1]))[:NEAREST]
 
     def offline(self) -> dict[str, Any]:
