@@ -117,12 +117,31 @@ Group = tuple[tuple[str, float], ...]
 
 
 def variants(word: str) -> set[str]:
-    """Return a word and every way of dropping one of its letters: two words are one typo apart when their variants meet.
+    """Return a word and every way of dropping one of its letters: two words may be one typo apart only where their variants meet.
 
     >>> sorted(variants("swab") & variants("swap")), bool(variants("card") & variants("kart"))
     (['swa'], False)
     """
     return {word} | {word[:at] + word[at + 1:] for at in range(len(word))}
+
+
+def one_typo_apart(word: str, other: str) -> bool:
+    """Tell whether two different words are one typo apart: one letter wrong, two neighbours swapped, one missing or one extra.
+
+    Variants that meet where each word dropped a letter at places far apart are two typos: "anna" is no "kann", "dachte" no "achten".
+
+    >>> one_typo_apart("kreuz", "kruez"), one_typo_apart("topf", "topff"), one_typo_apart("anna", "kann"), one_typo_apart("ziehn", "zehnt")
+    (True, True, False, False)
+    """
+    if len(word) < len(other):
+        word, other = other, word
+    if len(word) - len(other) == 1:
+        return any(word[:at] + word[at + 1:] == other for at in range(len(word)))
+    if len(word) != len(other):
+        return False
+    wrong = [at for at in range(len(word)) if word[at] != other[at]]
+    return len(wrong) == 1 or (len(wrong) == 2 and wrong[1] == wrong[0] + 1
+                                and word[wrong[0]] == other[wrong[1]] and word[wrong[1]] == other[wrong[0]])
 
 
 def is_number(group: Group) -> bool:
@@ -291,10 +310,15 @@ class Section:
         return []
 
     def _typos(self, word: str) -> list[str]:
-        """Return the known words one typo away from a word (one letter wrong, swapped, missing or extra)."""
+        """Return the known words one typo away from a word (one letter wrong, swapped, missing or extra), number words aside.
+
+        A number word is the likeliest word to be spelt right and the likeliest to lie one letter from an
+        everyday word: "ziehn" is "ziehen", not "zehn"; "night" no "eight"; "meins" no "eins".
+        """
         if len(word) < MIN_TYPO_LENGTH:
             return []
-        return sorted({key for variant in variants(word) for key in self._by_variant.get(variant, ()) if len(key) >= MIN_TYPO_LENGTH})
+        return sorted({key for variant in variants(word) for key in self._by_variant.get(variant, ())
+                       if len(key) >= MIN_TYPO_LENGTH and not self.lexicon[key].isdigit() and one_typo_apart(word, key)})
 
     def _completions(self, word: str) -> list[str]:
         """Return the known words a word begins, as it would be still being typed."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
-from faq.search import Index, Section, variants
+from faq.search import Index, Section, one_typo_apart, variants
 from faq.tokens import Folding, plain, stem
 from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
 
@@ -613,3 +613,25 @@ def test_a_number_is_surer_than_a_word_still_being_typed() -> None:
     swap = entry("swap", "Was passiert mit der 9 und dem Kartentausch?", details="Der Kartentausch bleibt ein Kartentausch.")
     index = Index([swap, nine])
     assert ids(index, "9 Kartentau")[0] == "nine"
+
+
+def test_two_letters_dropped_far_apart_are_two_typos_not_one() -> None:
+    """"Anna" and "kann" meet when each drops a letter ("ann"), at its end and at its start: two typos, and a name is no verb."""
+    assert one_typo_apart("kreuz", "kruez") and one_typo_apart("topff", "topf") and one_typo_apart("pasen", "passen")
+    assert one_typo_apart("karte", "karta")
+    assert not one_typo_apart("anna", "kann") and not one_typo_apart("dachte", "achten") and not one_typo_apart("freund", "friend")
+    section = Section(vocabulary("12days"), [entry("when", "Wann darf ich passen?", game="12days"),
+                                             entry("other", "Wer gibt die Karten?", game="12days")])
+    assert section.resolve("anna") == []
+    assert section.resolve("wahn") == [((term("wann", game="12days"), 0.7),)]
+
+
+@pytest.mark.parametrize(("word", "lang", "meant"), [("ziehn", "de", "ziehen"), ("meins", "de", "mein"), ("night", "en", "nights")])
+def test_a_typo_is_never_read_as_a_number_word(word: str, lang: str, meant: str) -> None:
+    """Number words are spelt right and lie one letter from everyday words: "ziehn" is "ziehen", not "zehn"; "night" no "eight"."""
+    make = entry if lang == "de" else english
+    index = Index([make("ten", "Zählt eine Zehn, eine Eins oder eine Acht? Ten, one or eight?"),
+                   make("word", f"Was heißt {meant}? What does {meant} mean?")])
+    assert ids(index, word, lang=lang)[0] == "word"
+    assert not any(found.isdigit() for found in terms(index, word, lang=lang))
+
