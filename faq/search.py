@@ -102,8 +102,11 @@ VERB_AT = 4
 """The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Wie viele Karten teilt man")."""
 SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
 """The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
-CONJUNCTIONS = {"de": ("und", "oder", "aber", "sondern"), "en": ()}
-"""Words that begin a clause of their own: "ich zieh eine nach und leg sie ab" is two clauses, two particle verbs."""
+CONJUNCTIONS = {"de": ("und", "oder", "aber", "sondern", "dass", "weil", "wenn", "ob", "falls", "bevor", "nachdem", "sobald", "obwohl", "damit"),
+                "en": ()}
+"""Words that begin a clause of their own: "ich zieh eine nach und leg sie ab" is two clauses, two particle verbs, and so is
+"deckt jeder seine Karte auf, wenn alle gelegt haben": players leave out the comma before "wenn", "dass", "weil" or "ob",
+and the main clause's particle then stands before the conjunction, not at the end of the question."""
 CLAUSE = re.compile(r"[^.,;:!?|()\n]+")
 """A clause of folded text: the stretch between punctuation (the paraphrases of an entry are joined by "|")."""
 NEAREST = 3

@@ -635,3 +635,13 @@ def test_a_typo_is_never_read_as_a_number_word(word: str, lang: str, meant: str)
     assert ids(index, word, lang=lang)[0] == "word"
     assert not any(found.isdigit() for found in terms(index, word, lang=lang))
 
+
+def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
+    """Players leave out the comma: in "deckt jeder seine Karte auf wenn alle gelegt haben" the main clause ends before "wenn"."""
+    section = Index([entry("reveal", "Wann decken alle auf?")]).section("auruxxx", "de")
+    assert section is not None
+    known = {"aufdeck", "einstell", "rausfliegen"}
+    assert section.unseparated("deckt jeder seine karte auf wenn alle gelegt haben", known)[:2] == ["aufdeck", "jeder"]
+    assert section.unseparated("wo stell ich ein dass die 2 25 zahlt", known)[:2] == ["wo", "einstell"]
+    assert section.unseparated("fliegen beide raus weil sie gleich sind", known)[:1] == ["rausfliegen"]
+    assert section.unseparated("ob ich eine karte ablege", known) == ["ob", "ich", "eine", "karte", "ablege"]
