@@ -6,7 +6,9 @@ real content proves the spellings and the everyday words each game's glossary pr
 
 from __future__ import annotations
 
+import itertools
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
 from faq.search import Index, Section, one_typo_apart, variants
 from faq.tokens import Folding, plain, stem
-from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
+from faq.vocabulary import BrokenVocabulary, Vocabulary, build, load_vocabularies
 
 VOCABULARIES = load_vocabularies(CONTENT, tuple(load_outlines()), LANGUAGES)
 
@@ -645,3 +647,37 @@ def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
     assert section.unseparated("wo stell ich ein dass die 2 25 zahlt", known)[:2] == ["wo", "einstell"]
     assert section.unseparated("fliegen beide raus weil sie gleich sind", known)[:1] == ["rausfliegen"]
     assert section.unseparated("ob ich eine karte ablege", known) == ["ob", "ich", "eine", "karte", "ablege"]
+
+
+def test_a_word_a_glossary_group_lists_belongs_to_it_though_another_groups_word_shares_its_stem() -> None:
+    """English stems "andere" (other) to "ander", which the group of changing a setting lists: the listed word is a change."""
+    listed = Vocabulary("x", "en", Folding("en"), frozenset(), (("andere", "anderen"), ("einstellen", "ander")))
+    assert listed.term("ander") == "einstellen" and listed.term("anderen") == "andere" and listed.term("anderes") == "einstellen"
+
+
+GLOSSARY_FILES = ("words.toml", *(f"{game}.words.toml" for game in load_outlines()))
+SHARED_STEMS = {
+    "words.toml": {frozenset(pair) for pair in (("spiel", "ablegen"), ("spiel", "personen"), ("ablegen", "personen"),
+                                                ("selbst", "gleiche"), ("andere", "einstellen"), ("spiel", "gleiche"))},
+    "auruxxx.words.toml": {frozenset(pair) for pair in (("runde", "rundung"), ("zahl", "zahlt"))},
+}
+"""The groups of one file that share a stem on purpose, the first keeping it: the game (Spiel, match) is no laying, no player
+(Spieler) and no equal card (matched); oneself no same; other no change; a round no rounding; a number no counting."""
+
+
+@pytest.mark.parametrize("name", GLOSSARY_FILES)
+def test_two_glossary_groups_of_one_file_share_a_stem_only_on_purpose(name: str) -> None:
+    """A stem two groups claim goes to the first: a word of the second, in a form the group does not list, means the first."""
+    raw = tomllib.loads((CONTENT / name).read_text(encoding="utf-8"))
+    shared, own = (raw, {}) if name == "words.toml" else ({}, raw)
+    found = set()
+    for lang in LANGUAGES:
+        problems: list[str] = []
+        groups = build(name.split(".")[0], lang, shared, own, problems).groups
+        assert not problems
+        claims: dict[str, set[str]] = {}
+        for group in groups:
+            for word in group:
+                claims.setdefault(stem(word, lang), set()).add(group[0])
+        found |= {frozenset(pair) for names in claims.values() for pair in itertools.combinations(sorted(names), 2)}
+    assert found <= SHARED_STEMS.get(name, set()), sorted(sorted(pair) for pair in found - SHARED_STEMS.get(name, set()))
