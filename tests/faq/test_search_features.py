@@ -681,3 +681,11 @@ def test_two_glossary_groups_of_one_file_share_a_stem_only_on_purpose(name: str)
                 claims.setdefault(stem(word, lang), set()).add(group[0])
         found |= {frozenset(pair) for names in claims.values() for pair in itertools.combinations(sorted(names), 2)}
     assert found <= SHARED_STEMS.get(name, set()), sorted(sorted(pair) for pair in found - SHARED_STEMS.get(name, set()))
+
+
+def test_a_word_said_twice_among_many_paraphrases_says_less_than_once_among_few() -> None:
+    """An entry of many paraphrases holds a word often by its length alone: twice in twenty words is less than once in five."""
+    def asked(*words: str) -> dict[str, list[str]]:
+        return {"question": ["karte"], "asked": list(words), "keywords": [], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([asked("topf", "topf", *(f"wort{at}" for at in range(18))), asked("topf", "wort", "wort", "wort", "wort")])
+    assert weights["topf"][1] > weights["topf"][0]
