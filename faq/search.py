@@ -48,8 +48,9 @@ FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
 answer, the details, and the parts of the compounds it uses. The answer and the details, written
 from the rules rather than from players' questions, weigh a quarter and a fifth of the question:
-what a player asks in words no paraphrase foresaw, the rules' own text often still says."""
-WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 3.0, "answer": 1.0, "details": 0.75, "parts": 0.5}
+what a player asks in words no paraphrase foresaw, the rules' own text often still says. The keywords weigh as much as the
+question: a few words that name what the entry is about, which carry to players' words that no paraphrase holds."""
+WEIGHTS = {"question": 4.0, "asked": 4.0, "keywords": 4.0, "answer": 1.0, "details": 0.75, "parts": 0.5}
 TITLE = ("question", "asked", "keywords")
 """The fields that say what an entry is about; a word found in them raises the entry."""
 COVERAGE = 1.0

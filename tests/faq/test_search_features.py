@@ -689,3 +689,11 @@ def test_a_word_said_twice_among_many_paraphrases_says_less_than_once_among_few(
         return {"question": ["karte"], "asked": list(words), "keywords": [], "answer": [], "details": [], "parts": []}
     weights = Section._weigh([asked("topf", "topf", *(f"wort{at}" for at in range(18))), asked("topf", "wort", "wort", "wort", "wort")])
     assert weights["topf"][1] > weights["topf"][0]
+
+
+def test_a_keyword_weighs_as_much_as_a_word_of_the_question() -> None:
+    """Keywords name what an entry is about in a few words, and carry to players' words no paraphrase holds."""
+    def titled(question: str, keyword: str) -> dict[str, list[str]]:
+        return {"question": [question], "asked": [], "keywords": [keyword], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([titled("topf", "tag"), titled("tag", "topf"), titled("karte", "wort")])
+    assert weights["topf"][0] == weights["topf"][1]
