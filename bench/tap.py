@@ -3,7 +3,8 @@
     .venv/bin/python bench/tap.py
     .venv/bin/python bench/tap.py --taps 400 --databases sqlite --profile 25
 
-A busy shared machine spoils wall-clock figures, not the CPU time a thread spends: each
+A busy shared machine spoils wall-clock figures; the CPU time a thread spends it moves far
+less (caches and clock rates still vary with the load, so read the ratio to the floor): each
 request is timed with ``time.thread_time`` (the CPU of this thread only, not of the waits for
 a core, a disk or a database server), through the app's own test client, on an SQLite file in
 WAL mode as deployed (every commit flushed) and on a throwaway PostgreSQL cluster. Two games
