@@ -92,16 +92,17 @@ def _alive_or_replaced(dialect: Dialect) -> Any:
 
     An idle pooled connection has nothing to read: the server speaks only when asked. A server
     that shuts down or ends the session (a restart, ``pg_terminate_backend``, an idle timeout)
-    says so on the socket and closes it, so the socket turns readable. Only then is the
+    says so on the socket and closes it, so the socket turns readable (or hung up). Only then is the
     connection asked ``SELECT 1``, as ``pool_pre_ping`` would ask every time, and replaced if
-    that fails; the pool then hands out another (it tries three). A look at the socket costs a
+    that fails; the pool then hands out another (it tries three). A look at the socket (``poll``) costs a
     system call, the ping a round trip and its Python on every request.
     """
 
     def checkout(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
         try:
-            readable = bool(select.select([dbapi_connection.fileno()], [], [], 0)[0])
-            if readable:
+            socket = select.poll()  # not select.select: a worker holding thousands of streams has descriptors past its limit of 1,024
+            socket.register(dbapi_connection.fileno(), select.POLLIN)
+            if socket.poll(0):
                 dialect.do_ping(dbapi_connection)
         except Exception as error:  # closed, or the server's goodbye: whatever it was, this connection is done
             raise DisconnectionError("the server closed this pooled connection") from error
