@@ -115,13 +115,14 @@ redis-server:
 	fi
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),
-# two Chromium phones, tap cost as the database and a game grow, the FAQ search latency, and `score` on
+# two Chromium phones, tap cost as the database and a game grow, the CPU one tap costs (store, render, answer), the FAQ search latency, and `score` on
 # 10 MB records: every figure against a floor of the same run, every goal said met or missed. About 20 minutes.
 bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	@started=$$(date +%s); \
 	$(BIN)/python bench/load.py && \
 	$(BIN)/python bench/live.py && \
 	$(BIN)/python bench/growth.py && \
+	$(BIN)/python bench/tap.py && \
 	$(BIN)/python bench/faq.py --latency && \
 	$(BIN)/python bench/records.py && \
 	echo "make bench took $$(( ($$(date +%s) - started) / 60 )) min $$(( ($$(date +%s) - started) % 60 )) s"

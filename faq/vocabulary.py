@@ -53,10 +53,14 @@ class Vocabulary:
 
     @cached_property
     def _concepts(self) -> dict[str, str]:
+        """Every glossary word and its stem, with the group it belongs to: a word a group lists belongs to it, whatever other
+        group's word shares its stem ("ander" is listed for changing a setting though "andere", other, stems to it)."""
         found: dict[str, str] = {}
         for group in self.groups:
             for word in group:
                 found.setdefault(word, group[0])
+        for group in self.groups:
+            for word in group:
                 found.setdefault(stem(word, self.lang), group[0])
         return found
 

@@ -75,6 +75,8 @@ POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "10"))
 """PostgreSQL connections each server process keeps open (``DATABASE_POOL_SIZE``)."""
 POOL_OVERFLOW = int(os.environ.get("DATABASE_POOL_OVERFLOW", "10"))
 """Further PostgreSQL connections a busy process may open for a moment (``DATABASE_POOL_OVERFLOW``)."""
+POOL_RECYCLE_SECONDS = 1800
+"""Age after which a pooled PostgreSQL connection is replaced before use: shorter than common idle timeouts of firewalls."""
 
 
 def apply_engine_defaults(config: MutableMapping[str, Any]) -> None:
@@ -82,16 +84,20 @@ def apply_engine_defaults(config: MutableMapping[str, Any]) -> None:
 
     A query's values are tokens and keys, and an error's message ends up in a log
     (``hide_parameters``). Evented workers have many requests waiting on the database at
-    once (``pool_size``, ``max_overflow``), and after a database restart every pooled
-    connection is dead: each one is tested before use and replaced if it is
-    (``pool_pre_ping``), so a restart costs no request an error.
+    once (``pool_size``, ``max_overflow``). After a database restart every pooled connection
+    is dead; the server said so on its socket as it went, so each connection is looked at
+    before use without a round trip and replaced if it was told anything
+    (``models.base.configure_engine``): a restart costs no request an error, and a tap no
+    ``SELECT 1`` per checkout (``pool_pre_ping``). A connection older than ``POOL_RECYCLE_SECONDS``
+    is replaced before use, for what silently drops an idle connection on the way (a firewall,
+    NAT), which no socket shows.
     """
     options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     options.setdefault("hide_parameters", True)
     if str(config.get("SQLALCHEMY_DATABASE_URI") or "").startswith("postgresql"):
         options.setdefault("pool_size", POOL_SIZE)
         options.setdefault("max_overflow", POOL_OVERFLOW)
-        options.setdefault("pool_pre_ping", True)
+        options.setdefault("pool_recycle", POOL_RECYCLE_SECONDS)
     config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 

@@ -1,7 +1,8 @@
-"""The database handle and column types shared by every model, and how SQLite is written to from evented workers."""
+"""The database handle and column types shared by every model, how SQLite is written to from evented workers, and how a dropped PostgreSQL connection is found."""
 
 import fcntl
 import os
+import select
 import sqlite3
 import threading
 import time
@@ -11,6 +12,7 @@ from typing import Any
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, Engine, MetaData, event
 from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.types import TypeDecorator
@@ -77,10 +79,35 @@ def _set_sqlite_pragmas(dbapi_connection: Any, connection_record: ConnectionPool
 
 
 def configure_engine(engine: Engine) -> None:
-    """Apply per-connection settings the chosen database needs; SQLite's connections pass the write gate."""
+    """Apply per-connection settings the chosen database needs; SQLite's connections pass the write gate, PostgreSQL's are looked at before use."""
     if engine.dialect.name == "sqlite":
         event.listen(engine, "do_connect", _gated)
         event.listen(engine, "connect", _set_sqlite_pragmas)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "checkout", _alive_or_replaced(engine.dialect))
+
+
+def _alive_or_replaced(dialect: Dialect) -> Any:
+    """Return the pool's check of a PostgreSQL connection it hands out: replaced (``DisconnectionError``) if the server dropped it.
+
+    An idle pooled connection has nothing to read: the server speaks only when asked. A server
+    that shuts down or ends the session (a restart, ``pg_terminate_backend``, an idle timeout)
+    says so on the socket and closes it, so the socket turns readable (or hung up). Only then is the
+    connection asked ``SELECT 1``, as ``pool_pre_ping`` would ask every time, and replaced if
+    that fails; the pool then hands out another (it tries three). A look at the socket (``poll``) costs a
+    system call, the ping a round trip and its Python on every request.
+    """
+
+    def checkout(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
+        try:
+            socket = select.poll()  # not select.select: a worker holding thousands of streams has descriptors past its limit of 1,024
+            socket.register(dbapi_connection.fileno(), select.POLLIN)
+            if socket.poll(0):
+                dialect.do_ping(dbapi_connection)
+        except Exception as error:  # closed, or the server's goodbye: whatever it was, this connection is done
+            raise DisconnectionError("the server closed this pooled connection") from error
+
+    return checkout
 
 
 def _gated(dialect: Dialect, record: ConnectionPoolEntry, cargs: Any, cparams: dict[str, Any]) -> None:

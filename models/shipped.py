@@ -59,9 +59,12 @@ class ShippedSheet(Base):
 
 
 def _replacing() -> Any:
-    """Return the statement that stores a game's newest pushed sheet per address and language, built once (building it costs more than running it)."""
+    """Return the statement that stores a game's newest pushed sheet per address and language, built once (building it costs more than running it).
+
+    It is a Core statement on the table, not on the model: the session's ORM insert path would cost more than the statement.
+    """
     columns = ("game_id", "address", "language", "version", "deflated")
-    statement = sqlite_insert(ShippedSheet).values({name: bindparam(name) for name in columns})
+    statement = sqlite_insert(Base.metadata.tables[ShippedSheet.__tablename__]).values({name: bindparam(name) for name in columns})
     return statement.on_conflict_do_update(
         index_elements=["game_id", "address", "language"],
         set_={"version": statement.excluded.version, "deflated": statement.excluded.deflated},

@@ -10,9 +10,11 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from babel import numbers
 from babel.numbers import get_decimal_symbol
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_decimal, get_locale, gettext, ngettext
 
 from rules import points
 from rules.points import HalfPoints
@@ -67,11 +69,22 @@ def decimal_separator() -> str:
 
 
 POINTS_FORMAT = "0.#;−0.#"
+"""Points without grouping, a half as one decimal, and a real minus sign."""
 
 
 def shown(value: HalfPoints) -> str:
     """Return points as the reader writes them (6,5 or 6.5, a real minus sign)."""
-    return str(format_decimal(points.to_decimal(value), format=POINTS_FORMAT))
+    locale = get_locale()
+    if locale is None:
+        return str(format_decimal(points.to_decimal(value), format=POINTS_FORMAT))
+    return _points_in(str(locale), value)
+
+
+@lru_cache(maxsize=4096)
+def _points_in(locale: str, value: HalfPoints) -> str:
+    """Return points as written in ``locale``, formatted once per value: Babel reads the number pattern anew on every call,
+    and a sheet shows some hundred numbers, mostly the same few."""
+    return str(numbers.format_decimal(points.to_decimal(value), format=POINTS_FORMAT, locale=locale))
 
 
 def share_text(board: Scoreboard) -> str:

@@ -14,6 +14,20 @@
     return out;
   }
 
+  // Whether two different words are one typo apart (a letter wrong, two neighbours swapped, one missing or extra), as one_typo_apart.
+  function oneTypoApart(word, other) {
+    if (word.length < other.length) [word, other] = [other, word];
+    if (word.length - other.length === 1) {
+      for (let at = 0; at < word.length; at += 1) if (word.slice(0, at) + word.slice(at + 1) === other) return true;
+      return false;
+    }
+    if (word.length !== other.length) return false;
+    const wrong = [];
+    for (let at = 0; at < word.length; at += 1) if (word[at] !== other[at]) wrong.push(at);
+    return wrong.length === 1 || (wrong.length === 2 && wrong[1] === wrong[0] + 1
+      && word[wrong[0]] === other[wrong[1]] && word[wrong[1]] === other[wrong[0]]);
+  }
+
   // The letter trigrams of a folded text's words, padded, for finding what looks alike.
   function grams(text) {
     const out = new Set();
@@ -82,11 +96,12 @@
       return [];
     }
 
-    // The known words one typo away from a word, as Section._typos.
+    // The known words one typo away from a word, number words aside, as Section._typos.
     function typos(word) {
       if (word.length < settings.minTypoLength) return [];
       const found = new Set();
-      variants(word).forEach((variant) => (byVariant.get(variant) || []).forEach((key) => key.length >= settings.minTypoLength && found.add(key)));
+      variants(word).forEach((variant) => (byVariant.get(variant) || []).forEach((key) => key.length >= settings.minTypoLength && !/^[0-9]+$/.test(lexicon.get(key))
+        && oneTypoApart(word, key) && found.add(key)));
       return [...found].sort();
     }
 

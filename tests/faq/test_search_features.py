@@ -6,15 +6,17 @@ real content proves the spellings and the everyday words each game's glossary pr
 
 from __future__ import annotations
 
+import itertools
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
-from faq.search import Index, Section, variants
+from faq.search import Index, Section, one_typo_apart, variants
 from faq.tokens import Folding, plain, stem
-from faq.vocabulary import BrokenVocabulary, Vocabulary, load_vocabularies
+from faq.vocabulary import BrokenVocabulary, Vocabulary, build, load_vocabularies
 
 VOCABULARIES = load_vocabularies(CONTENT, tuple(load_outlines()), LANGUAGES)
 
@@ -613,3 +615,85 @@ def test_a_number_is_surer_than_a_word_still_being_typed() -> None:
     swap = entry("swap", "Was passiert mit der 9 und dem Kartentausch?", details="Der Kartentausch bleibt ein Kartentausch.")
     index = Index([swap, nine])
     assert ids(index, "9 Kartentau")[0] == "nine"
+
+
+def test_two_letters_dropped_far_apart_are_two_typos_not_one() -> None:
+    """"Anna" and "kann" meet when each drops a letter ("ann"), at its end and at its start: two typos, and a name is no verb."""
+    assert one_typo_apart("kreuz", "kruez") and one_typo_apart("topff", "topf") and one_typo_apart("pasen", "passen")
+    assert one_typo_apart("karte", "karta")
+    assert not one_typo_apart("anna", "kann") and not one_typo_apart("dachte", "achten") and not one_typo_apart("freund", "friend")
+    section = Section(vocabulary("12days"), [entry("when", "Wann darf ich passen?", game="12days"),
+                                             entry("other", "Wer gibt die Karten?", game="12days")])
+    assert section.resolve("anna") == []
+    assert section.resolve("wahn") == [((term("wann", game="12days"), 0.7),)]
+
+
+@pytest.mark.parametrize(("word", "lang", "meant"), [("ziehn", "de", "ziehen"), ("meins", "de", "mein"), ("night", "en", "nights")])
+def test_a_typo_is_never_read_as_a_number_word(word: str, lang: str, meant: str) -> None:
+    """Number words are spelt right and lie one letter from everyday words: "ziehn" is "ziehen", not "zehn"; "night" no "eight"."""
+    make = entry if lang == "de" else english
+    index = Index([make("ten", "Zählt eine Zehn, eine Eins oder eine Acht? Ten, one or eight?"),
+                   make("word", f"Was heißt {meant}? What does {meant} mean?")])
+    assert ids(index, word, lang=lang)[0] == "word"
+    assert not any(found.isdigit() for found in terms(index, word, lang=lang))
+
+
+def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
+    """Players leave out the comma: in "deckt jeder seine Karte auf wenn alle gelegt haben" the main clause ends before "wenn"."""
+    section = Index([entry("reveal", "Wann decken alle auf?")]).section("auruxxx", "de")
+    assert section is not None
+    known = {"aufdeck", "einstell", "rausfliegen"}
+    assert section.unseparated("deckt jeder seine karte auf wenn alle gelegt haben", known)[:2] == ["aufdeck", "jeder"]
+    assert section.unseparated("wo stell ich ein dass die 2 25 zahlt", known)[:2] == ["wo", "einstell"]
+    assert section.unseparated("fliegen beide raus weil sie gleich sind", known)[:1] == ["rausfliegen"]
+    assert section.unseparated("ob ich eine karte ablege", known) == ["ob", "ich", "eine", "karte", "ablege"]
+
+
+def test_a_word_a_glossary_group_lists_belongs_to_it_though_another_groups_word_shares_its_stem() -> None:
+    """English stems "andere" (other) to "ander", which the group of changing a setting lists: the listed word is a change."""
+    listed = Vocabulary("x", "en", Folding("en"), frozenset(), (("andere", "anderen"), ("einstellen", "ander")))
+    assert listed.term("ander") == "einstellen" and listed.term("anderen") == "andere" and listed.term("anderes") == "einstellen"
+
+
+GLOSSARY_FILES = ("words.toml", *(f"{game}.words.toml" for game in load_outlines()))
+SHARED_STEMS = {
+    "words.toml": {frozenset(pair) for pair in (("spiel", "ablegen"), ("spiel", "personen"), ("ablegen", "personen"),
+                                                ("selbst", "gleiche"), ("andere", "einstellen"), ("spiel", "gleiche"))},
+    "auruxxx.words.toml": {frozenset(pair) for pair in (("runde", "rundung"), ("zahl", "zahlt"))},
+}
+"""The groups of one file that share a stem on purpose, the first keeping it: the game (Spiel, match) is no laying, no player
+(Spieler) and no equal card (matched); oneself no same; other no change; a round no rounding; a number no counting."""
+
+
+@pytest.mark.parametrize("name", GLOSSARY_FILES)
+def test_two_glossary_groups_of_one_file_share_a_stem_only_on_purpose(name: str) -> None:
+    """A stem two groups claim goes to the first: a word of the second, in a form the group does not list, means the first."""
+    raw = tomllib.loads((CONTENT / name).read_text(encoding="utf-8"))
+    shared, own = (raw, {}) if name == "words.toml" else ({}, raw)
+    found = set()
+    for lang in LANGUAGES:
+        problems: list[str] = []
+        groups = build(name.split(".")[0], lang, shared, own, problems).groups
+        assert not problems
+        claims: dict[str, set[str]] = {}
+        for group in groups:
+            for word in group:
+                claims.setdefault(stem(word, lang), set()).add(group[0])
+        found |= {frozenset(pair) for names in claims.values() for pair in itertools.combinations(sorted(names), 2)}
+    assert found <= SHARED_STEMS.get(name, set()), sorted(sorted(pair) for pair in found - SHARED_STEMS.get(name, set()))
+
+
+def test_a_word_said_twice_among_many_paraphrases_says_less_than_once_among_few() -> None:
+    """An entry of many paraphrases holds a word often by its length alone: twice in twenty words is less than once in five."""
+    def asked(*words: str) -> dict[str, list[str]]:
+        return {"question": ["karte"], "asked": list(words), "keywords": [], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([asked("topf", "topf", *(f"wort{at}" for at in range(18))), asked("topf", "wort", "wort", "wort", "wort")])
+    assert weights["topf"][1] > weights["topf"][0]
+
+
+def test_a_keyword_weighs_as_much_as_a_word_of_the_question() -> None:
+    """Keywords name what an entry is about in a few words, and carry to players' words no paraphrase holds."""
+    def titled(question: str, keyword: str) -> dict[str, list[str]]:
+        return {"question": [question], "asked": [], "keywords": [keyword], "answer": [], "details": [], "parts": []}
+    weights = Section._weigh([titled("topf", "tag"), titled("tag", "topf"), titled("karte", "wort")])
+    assert weights["topf"][0] == weights["topf"][1]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from models import Game
@@ -19,16 +19,13 @@ from rules.auruxxx.history import AuruxxxTable, OpenRound
 from rules.auruxxx.score import GOLDEN12_BONUS, MAX_PASSES, PASS_COST, ROUNDS, Halving, HouseRules, Result, RoundScore, Rounding, dealer, score_game, starter
 from rules.json_value import JSON
 from views.scoreboard import Row as BoardRow
-from views.scoreboard import Scoreboard
+from views.scoreboard import Scoreboard, shown
 from views.sheets import counted_from_one
-
-POINTS_FORMAT = "0.#;−0.#"
-"""Points without grouping, a half as one decimal, and a real minus sign."""
 
 
 def half(value: points.HalfPoints) -> str:
     """Return points as this reader writes them: 6,5 in German, 6.5 in English, −5 with a real minus."""
-    return str(format_decimal(points.to_decimal(value), format=POINTS_FORMAT))
+    return shown(value)
 
 
 def whole(value: int) -> str:
