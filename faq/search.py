@@ -60,6 +60,14 @@ NAMED = 2.0
 NAMED_AMONG_OTHERS = 1.0
 """How much for each such term a longer question names among its other words: "what happens with the pot if the day is tied"
 says what it is about in one word, the rest is the situation."""
+APP_TOPIC = "app"
+"""The topic of the entries about using the app rather than the rules."""
+APP_WORDS = ("app", "tischblock", "tap", "tippen", "antippen", "phone", "handy", "screen", "bildschirm", "display", "button", "knopf",
+             "eingeben", "eintragen", "enter", "type", "speichern", "save")
+"""Words that say a question is about the app: an app entry's name that rules entries use too ("Variante", "final hand",
+"Rundenende") names the app entry only in a question that says one of these, else it asks the rule."""
+NAMED_PART = 0.5
+"""How much a part of a compound name names its entry: "Tageskarte" is the home of the day card, less of every "Tag"."""
 SHORT = 2
 """The most words a question may have and still be a term looked up: "Kartensegen", "quick mode"."""
 LINE_COVERAGE = 1.0
@@ -243,10 +251,14 @@ class Section:
                     lined[term].append((at, number))
         self._lined = dict(lined)
         """The (entry, line) pairs whose title line holds a term."""
-        self.names = [sorted({term for word in self.unseparated(fold.fold(" ".join(e.names)), seen, keep=True) if meaningful(word)
-                              for term in self._line_terms(word)})
-                      for e in self.entries]
-        """The terms each entry is the home of."""
+        self.names = [self._name_terms(self.unseparated(fold.fold(" ".join(e.names)), seen, keep=True)) for e in self.entries]
+        """The terms each entry is the home of, each with how much it names it: a compound name names its entry whole, its parts
+        ("Tageskarte": Tag, Karte) less (``NAMED_PART``), or every question with a "Tag" would be pulled there."""
+        self.app_terms = sorted({lexicon.get(word) or vocabulary.term(word) for word in fold.words(" ".join(APP_WORDS))})
+        """The terms of the words that say a question is about the app."""
+        ruled = {term for term, held in self.titles.items() if any(self.entries[at].topic != APP_TOPIC for at in held)}
+        self.app_names = [sorted(set(names) & ruled) if e.topic == APP_TOPIC else [] for e, names in zip(self.entries, self.names)]
+        """The names of each app entry that rules entries use too, which name it only in a question about the app."""
         self.looks = [[lines_folded[line] for line in (e.question, *e.asked)] for e in self.entries]
         """Each entry's question and paraphrases, folded, to compare a query with letter by letter."""
         by_entry: dict[str, list[int]] = defaultdict(list)
@@ -293,6 +305,16 @@ class Section:
                 rarity = math.sqrt(math.log(1 + (count - frequency[term] + 0.5) / (frequency[term] + 0.5)))
                 weights[term][at] = round(rarity * mentions * (K1 + 1) / (mentions + K1), PLACES)
         return {term: dict(sorted(found.items())) for term, found in weights.items()}
+
+    def _name_terms(self, words: Iterable[str]) -> dict[str, float]:
+        """Return the terms an entry's names hold, each with how much it names the entry: a whole word fully, a compound's part by ``NAMED_PART``."""
+        found: dict[str, float] = {}
+        for word in filter(self.vocabulary.meaningful, words):
+            for term in self.split(word):
+                found[term] = max(found.get(term, 0.0), NAMED_PART)
+        for word in filter(self.vocabulary.meaningful, words):
+            found[self.lexicon[word]] = 1.0
+        return dict(sorted(found.items()))
 
     def _line_terms(self, word: str) -> list[str]:
         """Return the terms a word of a title line holds: its own, and those of the parts it is compounded of."""
@@ -506,15 +528,12 @@ class Section:
 
     def _named(self, at: int, groups: Sequence[Group]) -> float:
         """Return the raise of an entry for the words of a question that name a term it is the home of: full for a short question that names nothing else."""
-        held = set(self.names[at])
-        short = len(groups) <= SHORT and all(any(term in held for term, _ in group) for group in groups)
-        return (NAMED if short else NAMED_AMONG_OTHERS) * self._held(self.names[at], groups)
-
-    @staticmethod
-    def _held(line: Sequence[str], groups: Sequence[Group]) -> float:
-        """Return the sum, over a question's words, of the surest term a set of terms holds."""
-        held = set(line)
-        return sum(max((sure for term, sure in group if term in held), default=0.0) for group in groups)
+        names = self.names[at]
+        if self.app_names[at] and not any(term in self.app_terms for group in groups for term, _ in group):
+            names = {term: much for term, much in names.items() if term not in self.app_names[at]}
+        short = len(groups) <= SHORT and all(any(term in names for term, _ in group) for group in groups)
+        return (NAMED if short else NAMED_AMONG_OTHERS) * sum(max((sure * names[term] for term, sure in group if term in names), default=0.0)
+                                                               for group in groups)
 
     def _alike(self, asked: set[str]) -> dict[int, float]:
         """Return how much a query's letter trigrams raise each entry that holds some: by the share its question and paraphrases hold, and by its line most alike."""
@@ -545,7 +564,9 @@ class Section:
             "postings": {term: [[at, weight] for at, weight in found.items()] for term, found in self.postings.items()},
             "titles": self.titles,
             "lines": self.lines,
-            "names": self.names,
+            "names": [list(map(list, names.items())) for names in self.names],
+            "appNames": self.app_names,
+            "appTerms": self.app_terms,
             "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
                          "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
         }

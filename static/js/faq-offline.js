@@ -48,6 +48,7 @@
     const lexicon = new Map(Object.entries(section.lexicon));
     const keys = [...lexicon.keys()].sort();
     const stopwords = new Set(section.stopwords);
+    const appTerms = new Set(section.appTerms);
     const phrase = section.phrases.length
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
@@ -234,11 +235,15 @@
         return asked.reduce((total, group) => total + group.reduce((most, [term, sure]) => (held.has(term) ? Math.max(most, sure) : most), 0), 0);
       };
       const bestLine = (position) => section.lines[position].reduce((best, line) => Math.max(best, heldBy(line)), 0);
-      // The raise for the words of a question that name a term the entry is the home of, full for a short question naming nothing else, as Section._named.
+      // The raise for the words of a question that name a term the entry is the home of, full for a short question naming nothing else,
+      // each term by how much it names the entry; an app entry's names that rules entries share only with an app word, as Section._named.
+      const aboutApp = asked.some((group) => group.some(([term]) => appTerms.has(term)));
       const named = (position) => {
-        const held = new Set(section.names[position]);
-        const all = asked.every((group) => group.some(([term]) => held.has(term)));
-        return (asked.length <= settings.short && all ? settings.named : settings.namedAmongOthers) * heldBy(section.names[position]);
+        const appNames = new Set(aboutApp ? [] : section.appNames[position]);
+        const names = new Map(section.names[position].filter(([term]) => !appNames.has(term)));
+        const all = asked.every((group) => group.some(([term]) => names.has(term)));
+        const held = asked.reduce((total, group) => total + group.reduce((most, [term, sure]) => (names.has(term) ? Math.max(most, sure * names.get(term)) : most), 0), 0);
+        return (asked.length <= settings.short && all ? settings.named : settings.namedAmongOthers) * held;
       };
       // The share of the query's letter trigrams an entry's question and paraphrases hold, and the Dice share of its line most alike, as Section._alike.
       const looked = grams(fold(query));

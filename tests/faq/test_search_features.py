@@ -697,3 +697,25 @@ def test_a_keyword_weighs_as_much_as_a_word_of_the_question() -> None:
         return {"question": [question], "asked": [], "keywords": [keyword], "answer": [], "details": [], "parts": []}
     weights = Section._weigh([titled("topf", "tag"), titled("tag", "topf"), titled("karte", "wort")])
     assert weights["topf"][0] == weights["topf"][1]
+
+
+def test_an_app_entry_named_by_a_rules_word_is_found_by_it_only_in_a_question_about_the_app() -> None:
+    """"Variante" names the entry on choosing it in the app, but a variant is a rule first: the app word decides."""
+    rule = Entry(id="rule", game="12days", lang="de", topic="variants", question="Was ändert die Variante mit acht Nächten?",
+                 answer="Mit acht Tagen statt zwölf.", details="Die Variante hat acht Tage.", page="", keywords=(), controls=())
+    app = Entry(id="app", game="12days", lang="de", topic="app", question="Wo wähle ich in der App die Variante?",
+                answer="Beim Anlegen des Spiels.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), names=("Variante",))
+    index = Index([rule, app])
+    assert ids(index, "was ist die variante", game="12days")[0] == "rule"
+    assert ids(index, "variante in der app", game="12days")[0] == "app"
+
+
+def test_a_compound_name_is_the_home_of_its_whole_word_more_than_of_its_parts() -> None:
+    """"Tageskarte" names the day card's entry; a question that says "Tag" is not pulled there as much as one that says the name."""
+    card = Entry(id="card", game="12days", lang="de", topic="day", question="Wer bekommt die Tageskarte am Ende?",
+                 answer="Ihre Zahl.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), names=("Tageskarte",))
+    day = Entry(id="day", game="12days", lang="de", topic="day", question="Wer bekommt den Tag am Ende?",
+                answer="Die kleinste Karte.", details="Mehr dazu im Regelheft.", page="", keywords=(), controls=())
+    section = Index([card, day]).section("12days", "de")
+    assert section is not None
+    assert section._named(0, section.groups("der tag am ende")) < section._named(0, section.groups("die tageskarte am ende"))
