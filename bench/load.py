@@ -53,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.profile import Breakdown, read_profiles  # noqa: E402
+from bench.breakdown import Breakdown, read_profiles  # noqa: E402
 from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dana", "Emil"]

@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[0] = str(ROOT)
-"""The project instead of this folder, whose ``profile.py`` (``bench/load.py``'s) would hide the standard library's, which cProfile needs."""
+sys.path.insert(0, str(ROOT))
 
 import cProfile  # noqa: E402
 import pstats  # noqa: E402

@@ -1,6 +1,6 @@
 """Where a worker's CPU went during a step, from py-spy's collapsed stacks: per tap, push, reconnect, open stream and tick.
 
-    .venv/bin/python bench/profile.py profiles/SQLite/10000-*.txt     # the breakdown of saved stacks
+    .venv/bin/python bench/breakdown.py profiles/SQLite/10000-*.txt     # the breakdown of saved stacks
 
 Each sample is put in the first bucket whose frame its stack holds (from the root of the
 stack down), so a push rendered inside a tap counts for the tap. py-spy samples what the
