@@ -305,6 +305,80 @@ def test_compound_in_real_content(real: Index) -> None:
     assert "happy-man-only-holder-at-end" in ids(real, "Figurbesitzer gewechselt")
 
 
+def section_of(*entries: Entry, game: str = "auruxxx", lang: str = "de") -> Section:
+    found = Index(list(entries)).section(game, lang)
+    assert found is not None
+    return found
+
+
+def test_a_compound_of_three_known_words_is_read_in_all_three_parts() -> None:
+    """"Tageskartenstapel" is Tag-es-Karten-Stapel: no part is lost because the compound has more than two."""
+    section = section_of(entry("day", "Wer bekommt den Tag?"), entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    assert section.split("tageskartenstapel") == [term("tag"), term("karte"), term("stapel")]
+    assert section.resolve("tageskartenstapel") == [((term("tag"), 0.8),), ((term("karte"), 0.8),), ((term("stapel"), 0.8),)]
+
+
+def test_a_compound_is_read_in_as_few_known_parts_as_it_can_be() -> None:
+    """A known "Kartenstapel" is one part of "Tageskartenstapel", not two: the fewest parts, then the longest first part, win."""
+    section = section_of(entry("day", "Wer bekommt den Tag?"), entry("pile", "Wie hoch ist der Kartenstapel?"), entry("card", "Welche Karte?"))
+    assert section.split("tageskartenstapel") == [term("tag"), section.lexicon["kartenstapel"]]
+
+
+def test_the_last_part_of_an_unknown_compound_may_bear_an_ending_or_be_made_small() -> None:
+    """German declines a compound and makes it small by its last part: "Stapelkarten" from "Karte", "Stapelkärtle" too."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    for compound in ("stapelkartes", "stapelkartchen", "stapelkartle"):
+        assert section.split(compound) == [term("stapel"), term("karte")], compound
+
+
+def test_a_word_the_entries_use_is_split_into_known_words_as_they_stand() -> None:
+    """"Vorhanden" is a known word: its parts only add to it, so a guessed ending makes no "Hand" of it."""
+    section = section_of(entry("hand", "Ist vor dem Zug eine Hand vorhanden?"))
+    assert "vor" in section.lexicon and "hand" in section.lexicon
+    assert section.split("vorhanden") == []
+
+
+def test_a_short_number_word_is_no_part_of_a_compound_but_a_longer_one_is() -> None:
+    """"Ein" in "einstellen" and "allein" is the article or a prefix, no 1; "sieben" in "Siebenerkarte" is the 7."""
+    section = section_of(entry("set", "Wer darf die Regeln stellen, alle?"), entry("card", "Welche Karte lege ich?"))
+    assert section.split("einstellen") == [] and section.split("allein") == []
+    assert section.split("siebenerkarte") == ["7", term("karte")]
+
+
+@pytest.mark.parametrize("small", ["kärtchen", "kärtle", "kärtli", "kärtlein", "kärtla"])
+def test_a_german_diminutive_standard_or_dialect_is_the_word_it_makes_small(small: str) -> None:
+    """Kärtchen (standard), Kärtle and Kärtla (Swabian), Kärtli (Swiss), Kärtlein: each a small card."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("other", "Wer gibt?"))
+    assert section.resolve(fold(small)) == [((term("karte"), 0.9),)]
+
+
+def test_a_diminutive_is_read_before_any_typo() -> None:
+    """"Kärtchen" is a small card, not a misspelt "Kästchen", though it is one letter from it."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("box", "Wohin kommt das Kästchen?"))
+    assert section.resolve("kartchen") == [((term("karte"), 0.9),)]
+
+
+def test_an_unknown_word_is_read_as_the_known_head_it_ends_in() -> None:
+    """German puts a compound's head last: "Holzstapel" is a Stapel, "Omakartenstapel" a Kartenstapel, whatever the modifier."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    assert "holz" not in section.lexicon and "oma" not in section.lexicon
+    assert section.resolve("holzstapel") == [((term("stapel"), 0.7),)]
+    assert section.resolve("omakartenstapel") == [((term("karte"), 0.7),), ((term("stapel"), 0.7),)]
+    assert ids(Index([entry("pile", "Wo liegt der Stapel?"), entry("card", "Welche Karte lege ich?")]), "Holzstapel") == ["pile"]
+
+
+def test_an_inseparable_prefix_is_no_modifier_of_a_head() -> None:
+    """"Verlegen" (to mislay) is no kind of "legen": ver-, zer-, ent-, emp- and miss- make other verbs."""
+    section = section_of(entry("lay", "Wann darf ich legen?"), entry("other", "Wer gibt?"))
+    assert all(found != term("legen") for group in section.resolve("verlegen") for found, _ in group)
+
+
+def test_an_english_word_is_not_read_as_the_known_word_it_ends_in() -> None:
+    """English writes its compounds apart: "understand" is no "stand"."""
+    section = section_of(english("stand", "Where do the cards stand?"), english("other", "Who deals?"), lang="en")
+    assert section.resolve("understand") == []
+
+
 def test_typo_is_tolerated() -> None:
     index = Index([entry("pot", "Was passiert mit dem Topf?", game="12days"), entry("other", "Wer gibt die Karten?", game="12days")])
     assert ids(index, "topff", game="12days") == ["pot"]
