@@ -644,6 +644,59 @@ def test_playing_with_two_decks_is_no_count_of_players(things: str) -> None:
     assert "personen" in fold("can we play with 2", lang="en", game="12days").split()
 
 
+@pytest.mark.parametrize("crew", ["wir wären sieben mann am tisch", "wir sind 5 köpfe", "sechs mann, geht das"])
+def test_a_crew_counted_in_mann_or_koepfe_is_the_number_of_players(crew: str) -> None:
+    """"Sieben Mann am Tisch" counts players, not happy men; "mein Mann" (no number before it) stays a man."""
+    assert "personen" in re.findall(r"[a-z0-9]+", fold(crew))
+    assert "personen" not in re.findall(r"[a-z0-9]+", fold("mein mann hat die figur"))
+
+
+def test_a_number_inside_a_compound_is_the_number(real: Index) -> None:
+    """"Siebenköpfige Familie" is seven people: the number word is a part, "köpfig" a word for the players."""
+    assert terms(real, "siebenköpfige", game="12days") >= {"7", term("personen", game="12days")}
+
+
+@pytest.mark.parametrize(("question", "lang"), [("geht das auch mit zwei?", "de"), ("spielen wir mit 6", "de"), ("does it work with 3?", "en")])
+def test_a_count_that_ends_a_question_is_the_number_of_players(question: str, lang: str) -> None:
+    assert "personen" in fold(question, lang=lang, game="12days").split()
+
+
+@pytest.mark.parametrize(("question", "lang"), [("darf ich mit 2 karten raus", "de"), ("with 8 players", "en"), ("mit 2 golden 12", "de")])
+def test_a_count_followed_by_what_is_counted_is_no_count_of_players_said_alone(question: str, lang: str) -> None:
+    assert fold(question, lang=lang, game="12days").split().count("personen") <= 1 and not fold(question, lang=lang).startswith("personen")
+
+
+@pytest.mark.parametrize(("question", "lang"), [("mama und papa beide bei einundsechzig", "de"), ("we both ended on 51", "en"),
+                                                ("beide mit 40 punkten", "de")])
+def test_two_players_on_one_score_are_tied(question: str, lang: str) -> None:
+    assert "gleichstand" in fold(question, lang=lang).split()
+
+
+@pytest.mark.parametrize(("question", "lang"), [("both have 12 cards", "en"), ("beide bei 12 karten", "de"), ("both on a 5", "en")])
+def test_two_players_holding_as_many_cards_or_laying_a_card_are_no_tied_score(question: str, lang: str) -> None:
+    assert "gleichstand" not in fold(question, lang=lang).split()
+
+
+def test_a_deuce_is_a_two() -> None:
+    """English card players call a two a deuce: "two deuces" are two 2s, equal cards."""
+    assert fold("two deuces on a 5", lang="en") == fold("two 2s on a 5", lang="en")
+
+
+@pytest.mark.parametrize(("rules", "lang"), [("the special rules", "en"), ("our own rules", "en"), ("custom rules", "en"),
+                                             ("die sonderregeln", "de"), ("eigene regeln", "de"), ("zusatzregel", "de")])
+def test_rules_a_table_sets_for_itself_are_house_rules(rules: str, lang: str) -> None:
+    assert "hausregel" in fold(rules, lang=lang).split()
+
+
+@pytest.mark.parametrize("drawn", ["zweimal vom stapel genommen", "nehm ich eine vom stapel", "ich hole eine karte vom nachziehstapel"])
+def test_taking_a_card_from_the_pile_is_drawing_in_german_too(drawn: str) -> None:
+    assert term("ziehen") in {term(word) for word in fold(drawn).split()}
+
+
+def test_ahead_is_winning() -> None:
+    assert term("gewinner") in {term(word) for word in fold("wer hat die nase vorn").split()}
+
+
 @pytest.mark.parametrize("day", ["the eleventh day", "the 3rd day", "day eleven"])
 def test_a_day_named_by_its_ordinal_is_no_card(real: Index, day: str) -> None:
     """"The eleventh day" folds to "11 day": a day, not a card 11."""
