@@ -43,7 +43,7 @@ from markupsafe import Markup, escape
 
 from faq.content import CONTENT, LANGUAGES, Entry
 from faq.tokens import WORD, stem
-from faq.vocabulary import Vocabulary, load_vocabularies
+from faq.vocabulary import INFIXES, MIN_ROOT, SEPARABLE, Vocabulary, load_vocabularies
 
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
@@ -122,8 +122,7 @@ LINE_LOOKS = 3.0
 """How much more by the one of them (its question or one paraphrase) that looks most like the question, by the share of
 both their trigrams they have in common (Dice): taken together, the many paraphrases of a well-asked entry hold most letters
 of any question, while one line of the length and the letters of the question is the question said again."""
-PARTICLES = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
-                     "zuruck", "zusammen"), "en": ()}
+PARTICLES = SEPARABLE
 """German verb particles that end a clause when the verb is split ("teilt ... aus", "fängt ... an"): the particle, a stopword,
 and the bare verb ("teilt") say little; joined ("austeilt") they are the verb ("austeilen")."""
 VERB_AT = 4
@@ -470,10 +469,12 @@ class Section:
         if small is not None:
             add(small, SURE["ending"])
         bare = word[len(PARTICIPLE):] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
-        if bare in self.lexicon:
-            add(self.lexicon[bare], SURE["ending"])
+        bares = [form for form in (bare, *self.vocabulary.unparticipled(word)) if form]
+        known = next((form for form in bares if form in self.lexicon), None)
+        if known is not None:
+            add(self.lexicon[known], SURE["ending"])
         elif not completions:
-            for stem_of in (word, bare) if len(bare) > MIN_STEM_LENGTH else (word,):
+            for stem_of in (word, *(form for form in bares if len(form) > MIN_STEM_LENGTH)):
                 for cut in range(len(stem_of) - 1, max(MIN_STEM_LENGTH, len(stem_of) - MAX_ENDING) - 1, -1):
                     if stem_of[:cut] in self.lexicon:
                         add(self.lexicon[stem_of[:cut]], SURE["ending"])
@@ -730,5 +731,5 @@ class Index:
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES,
                          "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
-                         "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
+                         "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

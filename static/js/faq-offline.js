@@ -169,10 +169,19 @@
       const small = completions.length ? null : diminutive(word);
       if (small !== null) add(small, sure.ending);
       const bare = lang === "de" && word.startsWith(settings.participle) ? word.slice(settings.participle.length) : "";
-      if (lexicon.has(bare)) {
-        add(lexicon.get(bare), sure.ending);
+      // A separable verb's form without the "ge" or "zu" after its particle ("eingetragen", "abzulegen"), as Vocabulary.unparticipled.
+      const unparticipled = [];
+      (settings.particles[lang] || []).forEach((particle) => settings.infixes.forEach((infix) => {
+        if (word.startsWith(particle + infix) && word.length - particle.length - infix.length >= settings.minRoot) {
+          unparticipled.push(particle + word.slice(particle.length + infix.length));
+        }
+      }));
+      const bares = [bare, ...unparticipled].filter(Boolean);
+      const known = bares.find((form) => lexicon.has(form));
+      if (known !== undefined) {
+        add(lexicon.get(known), sure.ending);
       } else if (!completions.length) {
-        (bare.length > settings.minStemLength ? [word, bare] : [word]).forEach((stem) => {
+        [word, ...bares.filter((form) => form.length > settings.minStemLength)].forEach((stem) => {
           for (let cut = stem.length - 1; cut >= Math.max(settings.minStemLength, stem.length - settings.maxEnding); cut -= 1) {
             if (lexicon.has(stem.slice(0, cut))) {
               add(lexicon.get(stem.slice(0, cut)), sure.ending);

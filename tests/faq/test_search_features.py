@@ -765,6 +765,16 @@ def test_a_typo_is_never_read_as_a_number_word(word: str, lang: str, meant: str)
     assert not any(found.isdigit() for found in terms(index, word, lang=lang))
 
 
+@pytest.mark.parametrize(("form", "verb"), [("abzulegen", "ablegen"), ("eingetragen", "eintragen"), ("nachzuziehen", "nachziehen"),
+                                            ("aufzuschreiben", "aufschreiben")])
+def test_a_separable_verbs_participle_or_infinitive_with_zu_is_the_verb(form: str, verb: str) -> None:
+    """The stemmer keeps the "ge" or "zu" after a particle: "eingetragen" and "abzulegen" were words of their own, in a question as in an entry."""
+    asked = Index([entry("verb", f"Wann soll ich {verb}?"), entry("other", "Wer gibt?")])
+    assert terms(asked, form) == terms(asked, verb)
+    holding = Index([entry("verb", f"Was wird {form}?"), entry("other", "Wer gibt?")])
+    assert terms(holding, form) == {term(verb)}
+
+
 def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
     """Players leave out the comma: in "deckt jeder seine Karte auf wenn alle gelegt haben" the main clause ends before "wenn"."""
     section = Index([entry("reveal", "Wann decken alle auf?")]).section("auruxxx", "de")
