@@ -103,6 +103,8 @@ PART_ENDINGS = {"de": ("e", "n", "en", "s", "es", "er", "ern"), "en": ("s", "es"
 DIMINUTIVES = {"de": ("lein", "chen", "erl", "les", "le", "li", "la"), "en": ()}
 """German's diminutive endings, standard and dialect: Kärt-chen, Männ-lein; Swabian Männ-le (plural -la, -les), Swiss
 Männ-li, Bavarian Mand-erl."""
+FEMININE = {"de": ("innen", "in"), "en": ()}
+"""How German names a woman, and women, by a man's word: Spieler-in, Mitspieler-innen, Karten-geber-in."""
 MIN_HEAD = 4
 """The shortest known head a compound whose modifier is no known word is read as (Holz-männle: Männle)."""
 PREFIXES = {"de": ("ver", "zer", "ent", "emp", "miss"), "en": ()}
@@ -418,12 +420,13 @@ class Section:
         return self._diminutive(part)
 
     def _diminutive(self, word: str) -> str | None:
-        """Return the term of the known word a German diminutive makes small, standard or dialect, or None.
+        """Return the term of the known word a German diminutive makes small, standard or dialect, or a feminine form names a woman by, or None.
 
-        "Kärtchen", "Kärtle" and "Kärtli" are small cards, "Männle", "Männlein" and "Mannderl" small men:
-        the ending cut (and the umlaut already folded), the word left, or it with an "e", is known.
+        "Kärtchen", "Kärtle" and "Kärtli" are small cards, "Männle", "Männlein" and "Mannderl" small men,
+        "Spielerin" and "Mitspielerinnen" players: the ending cut (and the umlaut already folded), the word
+        left, or it with an "e", is known.
         """
-        for ending in DIMINUTIVES[self.lang]:
+        for ending in (*DIMINUTIVES[self.lang], *FEMININE[self.lang]):
             base = word[:-len(ending)]
             if word.endswith(ending) and len(base) >= MIN_STEM_LENGTH:
                 for known in (base, base + "e"):
@@ -729,7 +732,7 @@ class Index:
             "sections": [section.offline() for section in self.built()],
             "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "namedAmongOthers": NAMED_AMONG_OTHERS, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
-                         "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES,
+                         "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES, "feminine": FEMININE,
                          "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
                          "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

@@ -82,9 +82,10 @@
 
     const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
 
-    // The term of the known word a German diminutive makes small ("Kärtchen", "Männle"), or null, as Section._diminutive.
+    // The term of the known word a German diminutive makes small ("Kärtchen", "Männle") or a feminine form names a woman by
+    // ("Spielerin"), or null, as Section._diminutive.
     function diminutive(word) {
-      for (const ending of settings.diminutives[lang] || []) {
+      for (const ending of [...(settings.diminutives[lang] || []), ...(settings.feminine[lang] || [])]) {
         const base = word.slice(0, word.length - ending.length);
         if (word.endsWith(ending) && base.length >= settings.minStemLength) {
           for (const known of [base, `${base}e`]) if (lexicon.has(known)) return lexicon.get(known);

@@ -102,9 +102,11 @@ def test_offline_search_reads_a_number_said_in_two_words_as_one() -> None:
 
 
 def test_offline_search_reads_compounds_diminutives_and_heads_as_the_server(index: Index) -> None:
-    """Compounds of three parts, dialect diminutives, unknown modifiers and inseparable prefixes, read alike offline."""
+    """Compounds of three parts, dialect diminutives, feminine forms, unknown modifiers, inseparable prefixes and separable
+    verbs' participles, read alike offline."""
     asked = [{"game": game, "lang": "de", "q": q} for game in ("auruxxx", "12days") for q in (
         "goldzwölfstrafe einstellen", "holzmännle", "was bringt das kärtle", "tageskartenstapel in der mitte",
-        "siebenköpfige familie", "omakartenstapel", "verlegt", "automatisch", "stapelkärtchen", "großgruppenvariante")]
+        "siebenköpfige familie", "omakartenstapel", "verlegt", "automatisch", "stapelkärtchen", "großgruppenvariante",
+        "die kartengeberin", "mitspielerinnen", "abzulegen", "eingetragen")]
     rate, differences = agreement(index, asked, limit=10)
     assert rate == 1, "\n".join(differences)

@@ -352,6 +352,14 @@ def test_a_german_diminutive_standard_or_dialect_is_the_word_it_makes_small(smal
     assert section.resolve(fold(small)) == [((term("karte"), 0.9),)]
 
 
+@pytest.mark.parametrize("woman", ["spielerin", "spielerinnen", "mitspielerinnen"])
+def test_a_feminine_form_is_the_word_it_names_a_woman_by(woman: str) -> None:
+    """"Spielerin", "Mitspielerinnen": players, as "Spieler" are, and so in a compound ("Kartengeberin")."""
+    section = section_of(entry("count", "Wie viele Spieler?"), entry("card", "Welche Karte lege ich?"), entry("deal", "Wer ist Geber?"))
+    assert section.resolve(woman) == [((term("spieler"), 0.9),)]
+    assert section.split("kartengeberin") == [term("karte"), term("geber")]
+
+
 def test_a_diminutive_is_read_before_any_typo() -> None:
     """"Kärtchen" is a small card, not a misspelt "Kästchen", though it is one letter from it."""
     section = section_of(entry("card", "Welche Karte lege ich?"), entry("box", "Wohin kommt das Kästchen?"))
