@@ -31,8 +31,10 @@ MIN_PARTICIPLE = 6
 MIN_ROOT = 3
 """The shortest root a verb ending is cut back to."""
 SEPARABLE = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
-                    "zuruck", "zusammen"), "en": ()}
-"""German's separable verb particles: "austeilen", "teilt ... aus", "ausgeteilt", "auszuteilen"."""
+                    "zuruck", "zusammen", "hin", "her", "drauf", "druber", "ruber", "runter", "rauf", "rum", "hoch", "dazu", "dran"),
+             "en": ()}
+"""German's separable verb particles, those of the table's talk too ("leg sie drauf", "schieb sie rüber", "runtergelegt"):
+"austeilen", "teilt ... aus", "ausgeteilt", "auszuteilen"."""
 INFIXES = ("ge", "zu")
 """What German writes between a separable verb's particle and the verb in its participle and its infinitive with zu:
 "ein-ge-tragen", "ab-zu-legen"."""

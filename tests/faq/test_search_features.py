@@ -783,6 +783,15 @@ def test_a_separable_verbs_participle_or_infinitive_with_zu_is_the_verb(form: st
     assert terms(holding, form) == {term(verb)}
 
 
+def test_the_particles_of_table_talk_are_separable_too() -> None:
+    """"Leg sie drauf", "schieb sie rüber", "runtergelegt": drauf, rüber and runter end a clause and stand before "ge" as "aus" does."""
+    section = Index([entry("lay", "Wann darf ich legen?")]).section("auruxxx", "de")
+    assert section is not None
+    assert section.unseparated("leg ich sie drauf", {"draufleg"}) == ["draufleg", "ich", "sie"]
+    assert section.unseparated("schieb sie ruber", {"ruberschieb"}) == ["ruberschieb", "sie"]
+    assert vocabulary().unparticipled("runtergelegt") == ["runterlegt"]
+
+
 def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
     """Players leave out the comma: in "deckt jeder seine Karte auf wenn alle gelegt haben" the main clause ends before "wenn"."""
     section = Index([entry("reveal", "Wann decken alle auf?")]).section("auruxxx", "de")
