@@ -93,23 +93,47 @@ class Folding:
 
     @cached_property
     def _phrase(self) -> re.Pattern[str] | None:
-        """All phrases' alternatives as one pattern, each its own named group: where several match, the leftmost, then the
-        first listed, wins, as in the browser's one pattern of the phrases.
+        """All phrases' alternatives as one pattern: where several match, the leftmost, then the first listed, wins, as
+        in the browser's one pattern of the phrases.
 
-        Neighbouring alternatives that all begin at a word's edge share one ``\\b``: inside a word, a hundred
-        alternatives, tried one by one at every letter, were most of the time an index took to build.
+        Neighbouring alternatives that all begin at a word's edge share one ``\\b``, and no alternative is a group of
+        its own: the regular expression engine skips at once an alternative whose first letter is not the text's, but
+        enters every group to find out. Tried one by one at every word, a group each, the alternatives were most of
+        the time an index took to build and a question took to fold; which phrase matched is found afterwards.
         """
         if not self.phrases:
             return None
         runs: list[tuple[bool, list[str]]] = []
-        for number, (branch, _) in enumerate(self._branches):
+        for branch, _ in self._branches:
             edge = branch.startswith(EDGE)
-            named = f"(?P<p{number}>{branch.removeprefix(EDGE) if edge else branch})"
+            bare = branch.removeprefix(EDGE) if edge else branch
             if runs and runs[-1][0] == edge:
-                runs[-1][1].append(named)
+                runs[-1][1].append(bare)
             else:
-                runs.append((edge, [named]))
-        return re.compile("|".join(EDGE + "(?:" + "|".join(named) + ")" if edge else "|".join(named) for edge, named in runs))
+                runs.append((edge, [bare]))
+        return re.compile("|".join(EDGE + "(?:" + "|".join(bare) + ")" if edge else "|".join(bare) for edge, bare in runs))
+
+    @cached_property
+    def _each_branch(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+        """Every phrase's alternatives, in order, each as a pattern of its own with the word its phrase becomes."""
+        return tuple((re.compile(branch), self.phrases[at][1]) for branch, at in self._branches)
+
+    def _joined(self, found: re.Match[str]) -> str:
+        """Return the word of the phrase the whole pattern matched: the first alternative that matches where it did, as
+        empty as it did.
+
+        An alternative that only looks ahead matches nothing; where one did, the next match may begin at the same
+        place but must hold letters, and is an alternative listed later.
+
+        >>> Folding("en", phrases=((r"\\b(?=2 [0-9])", "several "), (r"\\b2 (?=[0-9])", "same "))).fold("2 5 and 2 8")
+        'several same 5 and several same 8'
+        """
+        text, start, empty = found.string, found.start(), found.start() == found.end()
+        for branch, word in self._each_branch:
+            matched = branch.match(text, start)
+            if matched and (matched.end() == start) == empty:
+                return word
+        raise AssertionError(f"no alternative matches {found.group()!r}")  # the whole pattern is only its alternatives
 
     def fold(self, text: str) -> str:
         """Return text plain, its numbers as digits and its phrases joined.
@@ -123,7 +147,7 @@ class Folding:
         if TENS_APART[self.lang]:
             text = TENS_AND_UNIT.sub(r"\1\2", text)
         if self._phrase is not None:
-            text = self._phrase.sub(lambda found: self.phrases[self._branches[int(str(found.lastgroup)[1:])][1]][1], text)
+            text = self._phrase.sub(self._joined, text)
         return text
 
     def words(self, text: str) -> list[str]:
