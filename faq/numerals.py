@@ -26,6 +26,8 @@ SHORT_CARD_ENDINGS = {"de": ("er", "ern", "ers"), "en": ()}
 """The card names German says without the e of a number's final "-en": "Siebner", "Siebnern" (as well as "Siebener")."""
 ORDINAL_ENDINGS = {"de": ("", "n", "r", "m", "s"), "en": ("",)}
 """The declined forms of an ordinal: "dritte", "dritten", "dritter"."""
+NICKNAMES = {"de": {}, "en": {"deuce": 2}}
+"""Card names no number word spells, with their number: English card players call a two a deuce ("two deuces")."""
 DIGIT_ENDINGS = {"de": ("er", "ern", "ers", "en", "te", "ten", "ter"), "en": ("s", "es", "th", "st", "nd", "rd")}
 """Endings written straight after digits: "6er", "3ern", "12ten"; "8s", "12th"."""
 
@@ -37,8 +39,8 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
     >>> words["sechsen"], words["dreier"], words["zwölf"], words["dritten"], words["6er"], words["siebt"], words["siebnern"]
     ('6', '3', '12', '3', '6', '7', '7')
     >>> words = number_words("en", str.lower)
-    >>> words["sixes"], words["sevens"], words["twelve"], words["8s"], words["twelfth"], "first" in words
-    ('6', '7', '12', '8', '12', False)
+    >>> words["sixes"], words["sevens"], words["twelve"], words["8s"], words["twelfth"], "first" in words, words["deuces"]
+    ('6', '7', '12', '8', '12', False, '2')
     """
     found: dict[str, str] = {}
     for number in CARDINALS:
@@ -51,6 +53,9 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
                 found.setdefault(word[:-2] + "n" + ending, digits)
         for ending in DIGIT_ENDINGS[lang]:
             found.setdefault(digits + ending, digits)
+    for name, number in NICKNAMES[lang].items():
+        for form in (name, *(name + ending for ending in CARD_ENDINGS[lang])):
+            found.setdefault(fold(form), str(number))
     for number in COMPOUNDS:
         found.setdefault(fold(num2words(number, lang=lang)), str(number))
     for number in ORDINALS[lang]:

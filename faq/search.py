@@ -10,8 +10,9 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
 2. Look each word up in the section's lexicon: every word its entries, their paraphrases and
    the glossaries use, their stems, the number words, and the known words a compound of the
    entries splits into. A word the lexicon lacks stands for the known words it begins (a word
-   still being typed), the known word it extends by an ending, the two known words it is
-   compounded of, and the known words one typo away, each a little less sure than a known word.
+   still being typed), the known word it extends by an ending or makes small (Kärtchen, Männle),
+   the known words it is compounded of, however many ("Goldzwölfstrafe"), else the known head it
+   ends in ("Holzmännle"), and the known words one typo away, each a little less sure than a known word.
 3. Add up each entry's weight for the best term of every word: the weights are BM25F over the
    entry's fields (question, paraphrases, keywords, answer, details), computed here. An entry
    whose title fields hold more of the words is raised, more so when one line of them (the
@@ -42,7 +43,7 @@ from markupsafe import Markup, escape
 
 from faq.content import CONTENT, LANGUAGES, Entry
 from faq.tokens import WORD, stem
-from faq.vocabulary import Vocabulary, load_vocabularies
+from faq.vocabulary import INFIXES, MIN_ROOT, SEPARABLE, Vocabulary, load_vocabularies
 
 FIELDS = ("question", "asked", "keywords", "answer", "details", "parts")
 """What of an entry is searched: its question, its paraphrases in players' words, its keywords, the
@@ -79,10 +80,10 @@ K1, B = 25.0, 0.9
 nearly full: an entry with many paraphrases holds a word many times by its length alone, and a word says less of it than of an
 entry that holds the word in fewer lines (each paraphrase asked of a search without it found its entry first more often: at 0.5,
 81.3 / 85.8 / 86.3 / 84.6 % for 12 Days de, en and AURUXXX de, en; at 0.9, 82.0 / 86.2 / 86.3 / 85.3 %)."""
-SURE = {"known": 1.0, "number": 0.9, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "typo": 0.7}
+SURE = {"known": 1.0, "number": 0.9, "ending": 0.9, "prefix": 0.8, "compound": 0.8, "head": 0.7, "typo": 0.7}
 """How sure a term stands for a word, by how it was found. A number names a card, a day or a score, if not always the one asked
 about ("three of us"): less sure than a known word, as sure as a known word's ending, surer than a word still being typed or a
-typo's correction, which are guesses."""
+typo's correction, which are guesses; so is the head of a compound whose modifier is no known word."""
 MIN_TYPO_LENGTH = 4
 """Shorter words are never corrected: "ner" is colloquial "einer", not a typo of "er"."""
 MIN_PREFIX = 3
@@ -97,6 +98,23 @@ MIN_PART = 3
 """The shortest part of a compound word."""
 LINKS = ("", "s", "n", "en", "es")
 """What German writes between the parts of a compound: Tag-es-karte, Runde-n-ende."""
+PART_ENDINGS = {"de": ("e", "n", "en", "s", "es", "er", "ern"), "en": ("s", "es")}
+"""The endings the last part of a compound may bear that its known word lacks: Pass-kreuz-e, Goldzwölf-strafe-n."""
+DIMINUTIVES = {"de": ("lein", "chen", "erl", "les", "le", "li", "la"), "en": ()}
+"""German's diminutive endings, standard and dialect: Kärt-chen, Männ-lein; Swabian Männ-le (plural -la, -les), Swiss
+Männ-li, Bavarian Mand-erl."""
+FEMININE = {"de": ("innen", "in"), "en": ()}
+"""How German names a woman, and women, by a man's word: Spieler-in, Mitspieler-innen, Karten-geber-in."""
+MIN_HEAD = 4
+"""The shortest known head a compound whose modifier is no known word is read as (Holz-männle: Männle)."""
+PREFIXES = {"de": ("ver", "zer", "ent", "emp", "miss"), "en": ()}
+"""German's inseparable verb prefixes of three letters or more, no modifier of a compound: "verlegen" is no kind of "legen"."""
+REMEMBERED = 50_000
+"""How many words' readings as compounds a section remembers: the entries' words, and the queries' up to a bound."""
+HEADS = {"de": True, "en": False}
+"""Whether a word that is no known word, nor made of them, is read as the known compound it ends in: German puts a compound's
+head last ("Holzmännle" is a Männle); English writes its compounds apart, and the known end of an English word is mostly
+none of its meaning ("understand" is no "stand")."""
 PARTICIPLE = "ge"
 """German's participle prefix, which the stemmer keeps: "getauscht" is "tauscht" done, cut back to "tausch"."""
 LOOKS = 1.0
@@ -106,8 +124,7 @@ LINE_LOOKS = 3.0
 """How much more by the one of them (its question or one paraphrase) that looks most like the question, by the share of
 both their trigrams they have in common (Dice): taken together, the many paraphrases of a well-asked entry hold most letters
 of any question, while one line of the length and the letters of the question is the question said again."""
-PARTICLES = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
-                     "zuruck", "zusammen"), "en": ()}
+PARTICLES = SEPARABLE
 """German verb particles that end a clause when the verb is split ("teilt ... aus", "fängt ... an"): the particle, a stopword,
 and the bare verb ("teilt") say little; joined ("austeilt") they are the verb ("austeilen")."""
 VERB_AT = 4
@@ -219,6 +236,8 @@ class Section:
         lexicon.update({own: term for word, term in list(lexicon.items()) if (own := stem(word, self.lang)) not in lexicon})
         self.lexicon = lexicon
         """Every word a query may use, with the term it is looked up by."""
+        self._compounds: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        """How each word looked at so far reads as a compound (Section._compound)."""
         self.keys = sorted(lexicon)
         self._by_variant: dict[str, list[str]] = defaultdict(list)
         for key in self.keys:
@@ -321,22 +340,99 @@ class Section:
         return [self.lexicon[word], *self.split(word)]
 
     def split(self, word: str) -> list[str]:
-        """Return the terms of the two known words a compound is made of (Handkarten: Hand, Karte), or none.
+        """Return the terms of the known words a compound is made of (Handkarten: Hand, Karte; Goldzwölfstrafe: Gold, 12, Strafe), or none.
 
-        The head is a known word or a known number ("Zehnerkarten"), joined to the tail as German
-        joins them (Tag-es-karte); the longest head wins.
+        A compound is read from the left, each part a known word or a known number ("Zehnerkarten",
+        "Siebenköpfige"), joined to the next as German joins them (Tag-es-karte, Gruppe-n-variante),
+        in as few parts as it can be read in, the longest first part winning among as many: a word
+        of two known words is read as before, one of three or more ("Goldzwölfstrafe",
+        "Tageskartenstapel") no longer goes unread. A part inside, neither first nor last, has
+        ``MIN_STEM_LENGTH`` letters at least, and so has a number ("ein" is the article and the
+        prefix of "einstellen", no 1).
+
+        A word the lexicon lacks may bear an ending on its last part, the part a compound is declined
+        by (Pass-kreuz-e, Goldzwölf-strafe-n), or make it small (Stapel-kärt-chen). A word the entries use
+        is split into known words as they stand: its parts only add to a word already understood, and
+        a guessed ending there is noise ("vorhanden" is no "Hand").
         """
-        if len(word) < 2 * MIN_PART:
-            return []
-        for cut in range(len(word) - MIN_PART, MIN_PART - 1, -1):
-            head, rest = word[:cut], word[cut:]
-            if head not in self.lexicon:
-                continue
-            for link in LINKS:
-                tail = rest[len(link):]
-                if rest.startswith(link) and len(tail) >= MIN_PART and tail in self.lexicon:
-                    return [self.lexicon[head], self.lexicon[tail]]
-        return []
+        return list(self._compound(word)[0])
+
+    def _compound(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Return the terms of a compound's known parts (Section.split), and those of its known head where its modifier is no known word.
+
+        German puts the head last: "Holzmännle" is a Männle, whatever "Holz" means. The head is the
+        longest known end of a word the lexicon lacks, itself a known word or a compound of known words,
+        ``MIN_HEAD`` letters at least and longer than the modifier before it, which has ``MIN_PART`` letters
+        at least and is no inseparable prefix: a short known end of a longer word is as often chance
+        ("Automa-tisch", "Xylo-phon") as its head.
+        """
+        if word in self._compounds:
+            return self._compounds[word]
+        size, loose = len(word), word not in self.lexicon
+        ends: dict[int, tuple[str, ...]] = {}
+        """The fewest known parts each end of the word (from a position on) is read in."""
+
+        def read(start: int, whole: bool) -> tuple[str, ...]:
+            if whole:
+                own = self._part(word[start:], loose)
+                if own is not None:
+                    return (own,)
+            best: tuple[str, ...] = ()
+            shortest = MIN_STEM_LENGTH if start else MIN_PART
+            for cut in range(size - MIN_PART, start + shortest - 1, -1):
+                head = word[start:cut]
+                if head not in self.lexicon or (len(head) < MIN_STEM_LENGTH and self.lexicon[head].isdigit()):
+                    continue
+                for link in LINKS:
+                    rest = ends.get(cut + len(link), ()) if word.startswith(link, cut) else ()
+                    if rest and (not best or len(rest) + 1 < len(best)):
+                        best = (self.lexicon[head], *rest)
+                if len(best) == 2:
+                    break
+            return best
+
+        for start in range(size - MIN_PART, MIN_PART - 1, -1):
+            found = read(start, whole=True)
+            if found:
+                ends[start] = found
+        parts = read(0, whole=False) if size >= 2 * MIN_PART else ()
+        heads: tuple[str, ...] = ()
+        if HEADS[self.lang] and loose and not parts:
+            heads = next((ends[start] for start in range(MIN_PART, min(size - MIN_HEAD, (size - 1) // 2) + 1)
+                          if start in ends and word[:start] not in PREFIXES[self.lang]), ())
+        if len(self._compounds) < REMEMBERED:
+            self._compounds[word] = (parts, heads)
+        return parts, heads
+
+    def _part(self, part: str, loose: bool) -> str | None:
+        """Return the term of the last part of a compound: a known word, or, in a word the lexicon lacks (``loose``), a known word
+        with an ending (Kreuz-e) or made small (Männ-le).
+
+        A number is a part from ``MIN_STEM_LENGTH`` letters on, and so is a word cut back to: "bestimmen" ends in no "Imm-en".
+        """
+        if part in self.lexicon:
+            return None if len(part) < MIN_STEM_LENGTH and self.lexicon[part].isdigit() else self.lexicon[part]
+        if not loose:
+            return None
+        for ending in PART_ENDINGS[self.lang]:
+            if part.endswith(ending) and len(part) - len(ending) >= MIN_STEM_LENGTH and part[:-len(ending)] in self.lexicon:
+                return self.lexicon[part[:-len(ending)]]
+        return self._diminutive(part)
+
+    def _diminutive(self, word: str) -> str | None:
+        """Return the term of the known word a German diminutive makes small, standard or dialect, or a feminine form names a woman by, or None.
+
+        "Kärtchen", "Kärtle" and "Kärtli" are small cards, "Männle", "Männlein" and "Mannderl" small men,
+        "Spielerin" and "Mitspielerinnen" players: the ending cut (and the umlaut already folded), the word
+        left, or it with an "e", is known.
+        """
+        for ending in (*DIMINUTIVES[self.lang], *FEMININE[self.lang]):
+            base = word[:-len(ending)]
+            if word.endswith(ending) and len(base) >= MIN_STEM_LENGTH:
+                for known in (base, base + "e"):
+                    if known in self.lexicon:
+                        return self.lexicon[known]
+        return None
 
     def _typos(self, word: str) -> list[str]:
         """Return the known words one typo away from a word (one letter wrong, swapped, missing or extra), number words aside.
@@ -372,22 +468,29 @@ class Section:
         completions = self._completions(word)
         for key in completions:
             add(self.lexicon[key], SURE["prefix"])
+        small = None if completions else self._diminutive(word)
+        if small is not None:
+            add(small, SURE["ending"])
         bare = word[len(PARTICIPLE):] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
-        if bare in self.lexicon:
-            add(self.lexicon[bare], SURE["ending"])
+        bares = [form for form in (bare, *self.vocabulary.unparticipled(word)) if form]
+        known = next((form for form in bares if form in self.lexicon), None)
+        if known is not None:
+            add(self.lexicon[known], SURE["ending"])
         elif not completions:
-            for stem_of in (word, bare) if len(bare) > MIN_STEM_LENGTH else (word,):
+            for stem_of in (word, *(form for form in bares if len(form) > MIN_STEM_LENGTH)):
                 for cut in range(len(stem_of) - 1, max(MIN_STEM_LENGTH, len(stem_of) - MAX_ENDING) - 1, -1):
                     if stem_of[:cut] in self.lexicon:
                         add(self.lexicon[stem_of[:cut]], SURE["ending"])
                         break
-        for key in self._typos(word):
+        for key in self._typos(word) if small is None else ():
             if not completions or key.startswith(word):
                 add(self.lexicon[key], SURE["typo"])
-        parts = self.split(word)
+        parts, heads = self._compound(word)
         groups = [tuple(sorted(found.items()))] if found else []
         if parts and not found:
             groups += [((part, SURE["compound"]),) for part in parts]
+        elif heads and not found:
+            groups += [((part, SURE["head"]),) for part in heads]
         return groups
 
     def joined(self, asked: Sequence[str]) -> list[str]:
@@ -629,6 +732,7 @@ class Index:
             "sections": [section.offline() for section in self.built()],
             "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "namedAmongOthers": NAMED_AMONG_OTHERS, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
-                         "links": list(LINKS), "participle": PARTICIPLE, "nearest": NEAREST,
-                         "particles": PARTICLES, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
+                         "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES, "feminine": FEMININE,
+                         "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
+                         "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

@@ -30,6 +30,14 @@ MIN_PARTICIPLE = 6
 """The shortest participle whose "ge" is cut ("gelegt", not "geht")."""
 MIN_ROOT = 3
 """The shortest root a verb ending is cut back to."""
+SEPARABLE = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
+                    "zuruck", "zusammen", "hin", "her", "drauf", "druber", "ruber", "runter", "rauf", "rum", "hoch", "dazu", "dran"),
+             "en": ()}
+"""German's separable verb particles, those of the table's talk too ("leg sie drauf", "schieb sie rüber", "runtergelegt"):
+"austeilen", "teilt ... aus", "ausgeteilt", "auszuteilen"."""
+INFIXES = ("ge", "zu")
+"""What German writes between a separable verb's particle and the verb in its participle and its infinitive with zu:
+"ein-ge-tragen", "ab-zu-legen"."""
 
 
 class BrokenVocabulary(ValueError):
@@ -88,6 +96,10 @@ class Vocabulary:
         ('spielen', 'liegen', None)
         """
         bares = [word[len(PARTICIPLE):] for participle in (PARTICIPLE,) if word.startswith(participle) and len(word) > MIN_PARTICIPLE]
+        bares += self.unparticipled(word)
+        for bare in bares:
+            if bare in known or bare in self._concepts:
+                return bare
         for bare in (word, *bares):
             for ending in VERB_ENDINGS[self.lang]:
                 root = bare[:-len(ending)]
@@ -96,6 +108,18 @@ class Vocabulary:
                         if form != word and (form in known or form in self._concepts):
                             return form
         return None
+
+    def unparticipled(self, word: str) -> list[str]:
+        """Return a separable verb's form without the "ge" or "zu" after its particle: the verb's own form, or its infinitive.
+
+        "eingetragen" is "eintragen", "abzulegen" "ablegen", "aufgedeckt" "aufdeckt" (the verb's form, which
+        Vocabulary.infinitive reads): the stemmer keeps the infix, so these were words of their own.
+
+        >>> Vocabulary("x", "de", Folding("de"), frozenset(), ()).unparticipled("abzulegen"), Vocabulary("x", "en", Folding("en"), frozenset(), ()).unparticipled("abzulegen")
+        (['ablegen'], [])
+        """
+        return [particle + word[len(particle) + len(infix):] for particle in SEPARABLE[self.lang] for infix in INFIXES
+                if word.startswith(particle + infix) and len(word) - len(particle) - len(infix) >= MIN_ROOT]
 
     def terms(self, text: str) -> list[str]:
         """Return the terms of a text's meaningful words, in order."""

@@ -82,19 +82,72 @@
 
     const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));
 
-    // The terms of the two known words a compound is made of, as Section.split.
-    function split(word) {
-      if (word.length < 2 * settings.minPart) return [];
-      for (let cut = word.length - settings.minPart; cut >= settings.minPart; cut -= 1) {
-        const head = word.slice(0, cut);
-        const rest = word.slice(cut);
-        if (!lexicon.has(head)) continue;
-        for (const link of settings.links) {
-          const tail = rest.slice(link.length);
-          if (rest.startsWith(link) && tail.length >= settings.minPart && lexicon.has(tail)) return [lexicon.get(head), lexicon.get(tail)];
+    // The term of the known word a German diminutive makes small ("Kärtchen", "Männle") or a feminine form names a woman by
+    // ("Spielerin"), or null, as Section._diminutive.
+    function diminutive(word) {
+      for (const ending of [...(settings.diminutives[lang] || []), ...(settings.feminine[lang] || [])]) {
+        const base = word.slice(0, word.length - ending.length);
+        if (word.endsWith(ending) && base.length >= settings.minStemLength) {
+          for (const known of [base, `${base}e`]) if (lexicon.has(known)) return lexicon.get(known);
         }
       }
-      return [];
+      return null;
+    }
+
+    // The term of the last part of a compound the lexicon lacks: known, known with an ending, or a diminutive of a known word,
+    // a number or a word cut back to of minStemLength letters at least, as Section._part.
+    const isDigits = (term) => /^[0-9]+$/.test(term);
+    function part(word) {
+      if (lexicon.has(word)) return word.length < settings.minStemLength && isDigits(lexicon.get(word)) ? null : lexicon.get(word);
+      for (const ending of settings.partEndings[lang] || []) {
+        const cut = word.slice(0, word.length - ending.length);
+        if (word.endsWith(ending) && cut.length >= settings.minStemLength && lexicon.has(cut)) return lexicon.get(cut);
+      }
+      return diminutive(word);
+    }
+
+    // The terms of the known parts of a word the lexicon lacks, fewest parts first, the longest first part among as many, and
+    // those of its known head where its modifier is no known word, as Section._compound.
+    const compounds = new Map();
+    function compound(word) {
+      if (compounds.has(word)) return compounds.get(word);
+      const size = word.length;
+      const ends = new Map();
+      const read = (start, whole) => {
+        if (whole) {
+          const own = part(word.slice(start));
+          if (own !== null) return [own];
+        }
+        let best = [];
+        const shortest = start ? settings.minStemLength : settings.minPart;
+        for (let cut = size - settings.minPart; cut >= start + shortest; cut -= 1) {
+          const head = word.slice(start, cut);
+          if (!lexicon.has(head) || (head.length < settings.minStemLength && isDigits(lexicon.get(head)))) continue;
+          for (const link of settings.links) {
+            const rest = word.startsWith(link, cut) ? ends.get(cut + link.length) || [] : [];
+            if (rest.length && (!best.length || rest.length + 1 < best.length)) best = [lexicon.get(head), ...rest];
+          }
+          if (best.length === 2) break;
+        }
+        return best;
+      };
+      for (let start = size - settings.minPart; start >= settings.minPart; start -= 1) {
+        const found = read(start, true);
+        if (found.length) ends.set(start, found);
+      }
+      const parts = size >= 2 * settings.minPart ? read(0, false) : [];
+      let heads = [];
+      if (settings.heads[lang] && !parts.length) {
+        for (let start = settings.minPart; start <= Math.min(size - settings.minHead, Math.floor((size - 1) / 2)); start += 1) {
+          if (ends.has(start) && !(settings.prefixes[lang] || []).includes(word.slice(0, start))) {
+            heads = ends.get(start);
+            break;
+          }
+        }
+      }
+      const found = { parts, heads };
+      if (compounds.size < settings.remembered) compounds.set(word, found);
+      return found;
     }
 
     // The known words one typo away from a word, number words aside, as Section._typos.
@@ -114,11 +167,22 @@
       const add = (term, value) => found.set(term, Math.max(found.get(term) || 0, value));
       const completions = word.length >= settings.minPrefix ? keys.filter((key) => key.startsWith(word)) : [];
       completions.forEach((key) => add(lexicon.get(key), sure.prefix));
+      const small = completions.length ? null : diminutive(word);
+      if (small !== null) add(small, sure.ending);
       const bare = lang === "de" && word.startsWith(settings.participle) ? word.slice(settings.participle.length) : "";
-      if (lexicon.has(bare)) {
-        add(lexicon.get(bare), sure.ending);
+      // A separable verb's form without the "ge" or "zu" after its particle ("eingetragen", "abzulegen"), as Vocabulary.unparticipled.
+      const unparticipled = [];
+      (settings.particles[lang] || []).forEach((particle) => settings.infixes.forEach((infix) => {
+        if (word.startsWith(particle + infix) && word.length - particle.length - infix.length >= settings.minRoot) {
+          unparticipled.push(particle + word.slice(particle.length + infix.length));
+        }
+      }));
+      const bares = [bare, ...unparticipled].filter(Boolean);
+      const known = bares.find((form) => lexicon.has(form));
+      if (known !== undefined) {
+        add(lexicon.get(known), sure.ending);
       } else if (!completions.length) {
-        (bare.length > settings.minStemLength ? [word, bare] : [word]).forEach((stem) => {
+        [word, ...bares.filter((form) => form.length > settings.minStemLength)].forEach((stem) => {
           for (let cut = stem.length - 1; cut >= Math.max(settings.minStemLength, stem.length - settings.maxEnding); cut -= 1) {
             if (lexicon.has(stem.slice(0, cut))) {
               add(lexicon.get(stem.slice(0, cut)), sure.ending);
@@ -127,10 +191,11 @@
           }
         });
       }
-      typos(word).filter((key) => !completions.length || key.startsWith(word)).forEach((key) => add(lexicon.get(key), sure.typo));
+      (small === null ? typos(word) : []).filter((key) => !completions.length || key.startsWith(word)).forEach((key) => add(lexicon.get(key), sure.typo));
       const groups = found.size ? [[...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))] : [];
-      const parts = split(word);
-      if (parts.length && !found.size) parts.forEach((part) => groups.push([[part, sure.compound]]));
+      const { parts, heads } = compound(word);
+      if (parts.length && !found.size) parts.forEach((term) => groups.push([[term, sure.compound]]));
+      else if (heads.length && !found.size) heads.forEach((term) => groups.push([[term, sure.head]]));
       return groups;
     }
 

@@ -99,3 +99,14 @@ def test_offline_search_reads_a_number_said_in_two_words_as_one() -> None:
                      details="Lowest wins.", page="", keywords=(), controls=()) for id, number in (("forty", 40), ("forty-five", 45))]
     asked = [{"game": "auruxxx", "lang": "en", "q": q} for q in ("is forty five a good score", "forty-five points")]
     assert offline_top(Index(entries), asked, limit=1) == [["forty-five"], ["forty-five"]]
+
+
+def test_offline_search_reads_compounds_diminutives_and_heads_as_the_server(index: Index) -> None:
+    """Compounds of three parts, dialect diminutives, feminine forms, unknown modifiers, inseparable prefixes and separable
+    verbs' participles, read alike offline."""
+    asked = [{"game": game, "lang": "de", "q": q} for game in ("auruxxx", "12days") for q in (
+        "goldzwölfstrafe einstellen", "holzmännle", "was bringt das kärtle", "tageskartenstapel in der mitte",
+        "siebenköpfige familie", "omakartenstapel", "verlegt", "automatisch", "stapelkärtchen", "großgruppenvariante",
+        "die kartengeberin", "mitspielerinnen", "abzulegen", "eingetragen")]
+    rate, differences = agreement(index, asked, limit=10)
+    assert rate == 1, "\n".join(differences)

@@ -305,6 +305,88 @@ def test_compound_in_real_content(real: Index) -> None:
     assert "happy-man-only-holder-at-end" in ids(real, "Figurbesitzer gewechselt")
 
 
+def section_of(*entries: Entry, game: str = "auruxxx", lang: str = "de") -> Section:
+    found = Index(list(entries)).section(game, lang)
+    assert found is not None
+    return found
+
+
+def test_a_compound_of_three_known_words_is_read_in_all_three_parts() -> None:
+    """"Tageskartenstapel" is Tag-es-Karten-Stapel: no part is lost because the compound has more than two."""
+    section = section_of(entry("day", "Wer bekommt den Tag?"), entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    assert section.split("tageskartenstapel") == [term("tag"), term("karte"), term("stapel")]
+    assert section.resolve("tageskartenstapel") == [((term("tag"), 0.8),), ((term("karte"), 0.8),), ((term("stapel"), 0.8),)]
+
+
+def test_a_compound_is_read_in_as_few_known_parts_as_it_can_be() -> None:
+    """A known "Kartenstapel" is one part of "Tageskartenstapel", not two: the fewest parts, then the longest first part, win."""
+    section = section_of(entry("day", "Wer bekommt den Tag?"), entry("pile", "Wie hoch ist der Kartenstapel?"), entry("card", "Welche Karte?"))
+    assert section.split("tageskartenstapel") == [term("tag"), section.lexicon["kartenstapel"]]
+
+
+def test_the_last_part_of_an_unknown_compound_may_bear_an_ending_or_be_made_small() -> None:
+    """German declines a compound and makes it small by its last part: "Stapelkarten" from "Karte", "Stapelkärtle" too."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    for compound in ("stapelkartes", "stapelkartchen", "stapelkartle"):
+        assert section.split(compound) == [term("stapel"), term("karte")], compound
+
+
+def test_a_word_the_entries_use_is_split_into_known_words_as_they_stand() -> None:
+    """"Vorhanden" is a known word: its parts only add to it, so a guessed ending makes no "Hand" of it."""
+    section = section_of(entry("hand", "Ist vor dem Zug eine Hand vorhanden?"))
+    assert "vor" in section.lexicon and "hand" in section.lexicon
+    assert section.split("vorhanden") == []
+
+
+def test_a_short_number_word_is_no_part_of_a_compound_but_a_longer_one_is() -> None:
+    """"Ein" in "einstellen" and "allein" is the article or a prefix, no 1; "sieben" in "Siebenerkarte" is the 7."""
+    section = section_of(entry("set", "Wer darf die Regeln stellen, alle?"), entry("card", "Welche Karte lege ich?"))
+    assert section.split("einstellen") == [] and section.split("allein") == []
+    assert section.split("siebenerkarte") == ["7", term("karte")]
+
+
+@pytest.mark.parametrize("small", ["kärtchen", "kärtle", "kärtli", "kärtlein", "kärtla"])
+def test_a_german_diminutive_standard_or_dialect_is_the_word_it_makes_small(small: str) -> None:
+    """Kärtchen (standard), Kärtle and Kärtla (Swabian), Kärtli (Swiss), Kärtlein: each a small card."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("other", "Wer gibt?"))
+    assert section.resolve(fold(small)) == [((term("karte"), 0.9),)]
+
+
+@pytest.mark.parametrize("woman", ["spielerin", "spielerinnen", "mitspielerinnen"])
+def test_a_feminine_form_is_the_word_it_names_a_woman_by(woman: str) -> None:
+    """"Spielerin", "Mitspielerinnen": players, as "Spieler" are, and so in a compound ("Kartengeberin")."""
+    section = section_of(entry("count", "Wie viele Spieler?"), entry("card", "Welche Karte lege ich?"), entry("deal", "Wer ist Geber?"))
+    assert section.resolve(woman) == [((term("spieler"), 0.9),)]
+    assert section.split("kartengeberin") == [term("karte"), term("geber")]
+
+
+def test_a_diminutive_is_read_before_any_typo() -> None:
+    """"Kärtchen" is a small card, not a misspelt "Kästchen", though it is one letter from it."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("box", "Wohin kommt das Kästchen?"))
+    assert section.resolve("kartchen") == [((term("karte"), 0.9),)]
+
+
+def test_an_unknown_word_is_read_as_the_known_head_it_ends_in() -> None:
+    """German puts a compound's head last: "Holzstapel" is a Stapel, "Omakartenstapel" a Kartenstapel, whatever the modifier."""
+    section = section_of(entry("card", "Welche Karte lege ich?"), entry("pile", "Wo liegt der Stapel?"))
+    assert "holz" not in section.lexicon and "oma" not in section.lexicon
+    assert section.resolve("holzstapel") == [((term("stapel"), 0.7),)]
+    assert section.resolve("omakartenstapel") == [((term("karte"), 0.7),), ((term("stapel"), 0.7),)]
+    assert ids(Index([entry("pile", "Wo liegt der Stapel?"), entry("card", "Welche Karte lege ich?")]), "Holzstapel") == ["pile"]
+
+
+def test_an_inseparable_prefix_is_no_modifier_of_a_head() -> None:
+    """"Verlegen" (to mislay) is no kind of "legen": ver-, zer-, ent-, emp- and miss- make other verbs."""
+    section = section_of(entry("lay", "Wann darf ich legen?"), entry("other", "Wer gibt?"))
+    assert all(found != term("legen") for group in section.resolve("verlegen") for found, _ in group)
+
+
+def test_an_english_word_is_not_read_as_the_known_word_it_ends_in() -> None:
+    """English writes its compounds apart: "understand" is no "stand"."""
+    section = section_of(english("stand", "Where do the cards stand?"), english("other", "Who deals?"), lang="en")
+    assert section.resolve("understand") == []
+
+
 def test_typo_is_tolerated() -> None:
     index = Index([entry("pot", "Was passiert mit dem Topf?", game="12days"), entry("other", "Wer gibt die Karten?", game="12days")])
     assert ids(index, "topff", game="12days") == ["pot"]
@@ -570,6 +652,59 @@ def test_playing_with_two_decks_is_no_count_of_players(things: str) -> None:
     assert "personen" in fold("can we play with 2", lang="en", game="12days").split()
 
 
+@pytest.mark.parametrize("crew", ["wir wären sieben mann am tisch", "wir sind 5 köpfe", "sechs mann, geht das"])
+def test_a_crew_counted_in_mann_or_koepfe_is_the_number_of_players(crew: str) -> None:
+    """"Sieben Mann am Tisch" counts players, not happy men; "mein Mann" (no number before it) stays a man."""
+    assert "personen" in re.findall(r"[a-z0-9]+", fold(crew))
+    assert "personen" not in re.findall(r"[a-z0-9]+", fold("mein mann hat die figur"))
+
+
+def test_a_number_inside_a_compound_is_the_number(real: Index) -> None:
+    """"Siebenköpfige Familie" is seven people: the number word is a part, "köpfig" a word for the players."""
+    assert terms(real, "siebenköpfige", game="12days") >= {"7", term("personen", game="12days")}
+
+
+@pytest.mark.parametrize(("question", "lang"), [("geht das auch mit zwei?", "de"), ("spielen wir mit 6", "de"), ("does it work with 3?", "en")])
+def test_a_count_that_ends_a_question_is_the_number_of_players(question: str, lang: str) -> None:
+    assert "personen" in fold(question, lang=lang, game="12days").split()
+
+
+@pytest.mark.parametrize(("question", "lang"), [("darf ich mit 2 karten raus", "de"), ("with 8 players", "en"), ("mit 2 golden 12", "de")])
+def test_a_count_followed_by_what_is_counted_is_no_count_of_players_said_alone(question: str, lang: str) -> None:
+    assert fold(question, lang=lang, game="12days").split().count("personen") <= 1 and not fold(question, lang=lang).startswith("personen")
+
+
+@pytest.mark.parametrize(("question", "lang"), [("mama und papa beide bei einundsechzig", "de"), ("we both ended on 51", "en"),
+                                                ("beide mit 40 punkten", "de")])
+def test_two_players_on_one_score_are_tied(question: str, lang: str) -> None:
+    assert "gleichstand" in fold(question, lang=lang).split()
+
+
+@pytest.mark.parametrize(("question", "lang"), [("both have 12 cards", "en"), ("beide bei 12 karten", "de"), ("both on a 5", "en")])
+def test_two_players_holding_as_many_cards_or_laying_a_card_are_no_tied_score(question: str, lang: str) -> None:
+    assert "gleichstand" not in fold(question, lang=lang).split()
+
+
+def test_a_deuce_is_a_two() -> None:
+    """English card players call a two a deuce: "two deuces" are two 2s, equal cards."""
+    assert fold("two deuces on a 5", lang="en") == fold("two 2s on a 5", lang="en")
+
+
+@pytest.mark.parametrize(("rules", "lang"), [("the special rules", "en"), ("our own rules", "en"), ("custom rules", "en"),
+                                             ("die sonderregeln", "de"), ("eigene regeln", "de"), ("zusatzregel", "de")])
+def test_rules_a_table_sets_for_itself_are_house_rules(rules: str, lang: str) -> None:
+    assert "hausregel" in fold(rules, lang=lang).split()
+
+
+@pytest.mark.parametrize("drawn", ["zweimal vom stapel genommen", "nehm ich eine vom stapel", "ich hole eine karte vom nachziehstapel"])
+def test_taking_a_card_from_the_pile_is_drawing_in_german_too(drawn: str) -> None:
+    assert term("ziehen") in {term(word) for word in fold(drawn).split()}
+
+
+def test_ahead_is_winning() -> None:
+    assert term("gewinner") in {term(word) for word in fold("wer hat die nase vorn").split()}
+
+
 @pytest.mark.parametrize("day", ["the eleventh day", "the 3rd day", "day eleven"])
 def test_a_day_named_by_its_ordinal_is_no_card(real: Index, day: str) -> None:
     """"The eleventh day" folds to "11 day": a day, not a card 11."""
@@ -636,6 +771,25 @@ def test_a_typo_is_never_read_as_a_number_word(word: str, lang: str, meant: str)
                    make("word", f"Was heißt {meant}? What does {meant} mean?")])
     assert ids(index, word, lang=lang)[0] == "word"
     assert not any(found.isdigit() for found in terms(index, word, lang=lang))
+
+
+@pytest.mark.parametrize(("form", "verb"), [("abzulegen", "ablegen"), ("eingetragen", "eintragen"), ("nachzuziehen", "nachziehen"),
+                                            ("aufzuschreiben", "aufschreiben")])
+def test_a_separable_verbs_participle_or_infinitive_with_zu_is_the_verb(form: str, verb: str) -> None:
+    """The stemmer keeps the "ge" or "zu" after a particle: "eingetragen" and "abzulegen" were words of their own, in a question as in an entry."""
+    asked = Index([entry("verb", f"Wann soll ich {verb}?"), entry("other", "Wer gibt?")])
+    assert terms(asked, form) == terms(asked, verb)
+    holding = Index([entry("verb", f"Was wird {form}?"), entry("other", "Wer gibt?")])
+    assert terms(holding, form) == {term(verb)}
+
+
+def test_the_particles_of_table_talk_are_separable_too() -> None:
+    """"Leg sie drauf", "schieb sie rüber", "runtergelegt": drauf, rüber and runter end a clause and stand before "ge" as "aus" does."""
+    section = Index([entry("lay", "Wann darf ich legen?")]).section("auruxxx", "de")
+    assert section is not None
+    assert section.unseparated("leg ich sie drauf", {"draufleg"}) == ["draufleg", "ich", "sie"]
+    assert section.unseparated("schieb sie ruber", {"ruberschieb"}) == ["ruberschieb", "sie"]
+    assert vocabulary().unparticipled("runtergelegt") == ["runterlegt"]
 
 
 def test_a_particle_before_wenn_dass_weil_or_ob_ends_its_main_clause() -> None:
