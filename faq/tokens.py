@@ -114,26 +114,38 @@ class Folding:
         return re.compile("|".join(EDGE + "(?:" + "|".join(bare) + ")" if edge else "|".join(bare) for edge, bare in runs))
 
     @cached_property
-    def _each_branch(self) -> tuple[tuple[re.Pattern[str], str], ...]:
-        """Every phrase's alternatives, in order, each as a pattern of its own with the word its phrase becomes."""
-        return tuple((re.compile(branch), self.phrases[at][1]) for branch, at in self._branches)
+    def _each_phrase(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+        """Every phrase as a pattern of its own, in order, with the word it becomes."""
+        return tuple((re.compile(pattern), word) for pattern, word in self.phrases)
 
-    def _joined(self, found: re.Match[str]) -> str:
-        """Return the word of the phrase the whole pattern matched: the first alternative that matches where it did, as
-        empty as it did.
+    def _joined(self, phrase: re.Pattern[str], text: str) -> str:
+        """Return text with each phrase the whole pattern finds replaced by its word, as the browser's fold does.
 
-        An alternative that only looks ahead matches nothing; where one did, the next match may begin at the same
-        place but must hold letters, and is an alternative listed later.
+        Which phrase matched is the first that matches where the whole pattern did. A phrase that only looks ahead
+        matches nothing and leaves the place to a phrase that holds letters ("zwei Dreien" is several equal threes):
+        after an empty match, the first phrase whose match there holds letters is taken too, and the search goes on
+        after it, or one letter later. The browser follows the same steps (``joinPhrases`` in faq-offline.js), since
+        neither Python's ``sub`` nor JavaScript's ``replace`` says the same on its own.
 
         >>> Folding("en", phrases=((r"\\b(?=2 [0-9])", "several "), (r"\\b2 (?=[0-9])", "same "))).fold("2 5 and 2 8")
         'several same 5 and several same 8'
+        >>> Folding("en", phrases=((r"\\b(?=2 [0-9])", "several "),)).fold("2 5")
+        'several 2 5'
         """
-        text, start, empty = found.string, found.start(), found.start() == found.end()
-        for branch, word in self._each_branch:
-            matched = branch.match(text, start)
-            if matched and (matched.end() == start) == empty:
-                return word
-        raise AssertionError(f"no alternative matches {found.group()!r}")  # the whole pattern is only its alternatives
+        pieces, copied, at = [], 0, 0
+        while at <= len(text) and (found := phrase.search(text, at)):
+            start, end = found.span()
+            pieces += [text[copied:start], next(word for pattern, word in self._each_phrase if pattern.match(text, start))]
+            copied = at = end
+            if start == end:
+                held = next(((matched.end(), word) for pattern, word in self._each_phrase
+                             if (matched := pattern.match(text, start)) and matched.end() > start), None)
+                if held is None:
+                    at = start + 1
+                else:
+                    pieces.append(held[1])
+                    copied = at = held[0]
+        return "".join(pieces) + text[copied:]
 
     def fold(self, text: str) -> str:
         """Return text plain, its numbers as digits and its phrases joined.
@@ -147,7 +159,7 @@ class Folding:
         if TENS_APART[self.lang]:
             text = TENS_AND_UNIT.sub(r"\1\2", text)
         if self._phrase is not None:
-            text = self._phrase.sub(self._joined, text)
+            text = self._joined(self._phrase, text)
         return text
 
     def words(self, text: str) -> list[str]:

@@ -52,6 +52,7 @@
     const phrase = section.phrases.length
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
+    const eachPhrase = section.phrases.map(([pattern, word]) => [new RegExp(pattern, "y"), word]);
     const lineLooks = section.entries.map((entry) => entry.looks.map(grams));
     const looks = lineLooks.map((lines) => new Set(lines.flatMap((line) => [...line])));
     const byVariant = new Map();
@@ -70,14 +71,41 @@
       folded = folded.replace(/[a-z0-9]+/g, (word) => (Object.hasOwn(section.numbers, word) ? section.numbers[word] : word));
       // Tens and a unit said apart ("forty five", "40 5") are one number, as Folding.fold.
       if (section.tensApart) folded = folded.replace(/\b([2-9])0[\s-]+([1-9])\b/g, "$1$2");
-      if (phrase) {
-        folded = folded.replace(phrase, (...found) => {
-          const named = found[found.length - 1];
-          const at = Object.keys(named).find((name) => named[name] !== undefined);
-          return section.phrases[Number(at.slice(1))][1];
-        });
+      return phrase ? joinPhrases(folded) : folded;
+    }
+
+    // The length of a phrase's match where it begins, or -1.
+    function matchedAt(sticky, text, start) {
+      sticky.lastIndex = start;
+      const found = sticky.exec(text);
+      return found ? found[0].length : -1;
+    }
+
+    // Each phrase the whole pattern finds replaced by its word, as Folding._joined: after a phrase that only looks ahead
+    // and matches nothing, the first phrase whose match at the same place holds letters is taken too.
+    function joinPhrases(text) {
+      let joined = "";
+      let copied = 0;
+      let at = 0;
+      while (at <= text.length) {
+        phrase.lastIndex = at;
+        const found = phrase.exec(text);
+        if (!found) break;
+        const start = found.index;
+        const named = Object.keys(found.groups).find((name) => found.groups[name] !== undefined);
+        joined += text.slice(copied, start) + section.phrases[Number(named.slice(1))][1];
+        copied = at = start + found[0].length;
+        if (found[0].length === 0) {
+          const held = eachPhrase.find(([sticky]) => matchedAt(sticky, text, start) > 0);
+          if (held) {
+            joined += held[1];
+            copied = at = start + matchedAt(held[0], text, start);
+          } else {
+            at = start + 1;
+          }
+        }
       }
-      return folded;
+      return joined + text.slice(copied);
     }
 
     const meaningful = (word) => !stopwords.has(word) && (word.length > 1 || /^[0-9]+$/.test(word));

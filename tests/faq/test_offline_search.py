@@ -110,3 +110,13 @@ def test_offline_search_reads_compounds_diminutives_and_heads_as_the_server(inde
         "die kartengeberin", "mitspielerinnen", "abzulegen", "eingetragen")]
     rate, differences = agreement(index, asked, limit=10)
     assert rate == 1, "\n".join(differences)
+
+
+def test_offline_search_reads_a_phrase_after_one_that_only_looks_ahead_as_the_server(index: Index) -> None:
+    """"zwei Dreien und zwei Fünfen" marks several pairs by looking ahead, then each pair at the same place: the browser's
+    own replace went on a letter later and lost the first pair's "gleiche"."""
+    asked = [{"game": "12days", "lang": lang, "q": q} for lang, q in (
+        ("de", "zwei dreien und zwei fünfen und ne elf"), ("de", "zwei fünfen und zwei achten, sonst nix"),
+        ("en", "two 3s and two 5s and a 9, who wins"), ("en", "two nines and two fours"))]
+    rate, differences = agreement(index, asked, limit=10)
+    assert rate == 1, "\n".join(differences)
