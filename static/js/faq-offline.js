@@ -96,10 +96,10 @@
         joined += text.slice(copied, start) + section.phrases[Number(named.slice(1))][1];
         copied = at = start + found[0].length;
         if (found[0].length === 0) {
-          const held = eachPhrase.find(([sticky]) => matchedAt(sticky, text, start) > 0);
+          const held = eachPhrase.map(([sticky, word]) => [matchedAt(sticky, text, start), word]).find(([length]) => length > 0);
           if (held) {
             joined += held[1];
-            copied = at = start + matchedAt(held[0], text, start);
+            copied = at = start + held[0];
           } else {
             at = start + 1;
           }
