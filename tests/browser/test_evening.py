@@ -74,10 +74,13 @@ def play_eight_nights(phone: Page) -> None:
     for seat, cards in enumerate(({8: 8}, {7: 7, 1: 1}, {6: 6, 2: 2})):
         phone.locator("a.hand-button").nth(seat).click()
         phone.wait_for_url(re.compile(rf"/final-hand/{seat}$"))
+        held = 0
         for card, count in cards.items():
             for _ in range(count):
-                with phone.expect_response(lambda response: response.request.method == "POST"):
-                    phone.locator(f"button[value='more:{card}']").click()
+                phone.locator(f"button[value='more:{card}']").click()
+                held += 1
+                # The form comes back as a whole: the next tap must land on the swapped form, not the one in flight.
+                expect(phone.locator(".hand-total .sum")).to_have_text(str(held))
         with phone.expect_response(lambda response: response.request.method == "POST"):
             phone.locator("button[value=save]").click()
         phone.wait_for_url(sheet)
