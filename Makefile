@@ -127,8 +127,9 @@ bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/python bench/records.py && \
 	echo "make bench took $$(( ($$(date +%s) - started) / 60 )) min $$(( ($$(date +%s) - started) % 60 )) s"
 
-# Top-1 and top-3 hit rates of the FAQ search on the tuning set (tests/faq/questions.toml) and the
-# held-out set (tests/faq/heldout.toml), per game and language, with the kinds of question that miss;
-# then each paraphrase asked of a search built without it (five folds), which needs no question set.
+# Top-1 and top-3 hit rates of the FAQ search on the tuning set (faq/content/<game>.questions.toml, which it
+# learns from: each question asked of a model taught without it) and the held-out set (tests/faq/heldout.toml),
+# per game and language, with the kinds of question that miss; then each paraphrase asked of a search built
+# without it (five folds), which needs no question set.
 faq-eval: $(DEV_STAMP)
 	$(BIN)/python bench/faq.py --eval && $(BIN)/python bench/faq.py --folds 5

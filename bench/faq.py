@@ -6,7 +6,8 @@
     .venv/bin/python bench/faq.py --folds 5    # each paraphrase asked of a search built without it (5 folds)
     .venv/bin/python bench/faq.py --latency    # median and p95 per query against a bare SELECT 1
 
-The tuning set (tests/faq/questions.toml) is what the search may be fitted to; the held-out set
+The tuning set (faq/content/<game>.questions.toml) is what the search learns from and may be fitted
+to; each of its questions is asked of a model taught without it (five folds). The held-out set
 (tests/faq/heldout.toml) is never fitted to and measures how well the search understands new
 players. Its misses are listed only when asked for: whoever tunes reads the tuning set's misses,
 and reading the held-out ones while tuning would fit the search to them after all. Whoever tunes
@@ -37,16 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from faq.content import CONTENT, LANGUAGES, load  # noqa: E402
-from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Question, Rates, by_kind, by_section, evaluate, questions  # noqa: E402
+from faq.content import CONTENT, LANGUAGES, Question, load, load_questions  # noqa: E402
+from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Rates, by_kind, by_section, cross_validated, evaluate, questions  # noqa: E402
 from faq.search import Index  # noqa: E402
 from faq.vocabulary import load_vocabularies  # noqa: E402
 
-SETS = {
-    "tuning": ROOT / "tests" / "faq" / "questions.toml",
-    "held-out": ROOT / "tests" / "faq" / "heldout.toml",
-}
-"""The question sets, by name: the one the search is tuned on and the one it never sees."""
+HELD_OUT = ROOT / "tests" / "faq" / "heldout.toml"
+"""The questions the search never sees; the tuning set is the content's players' questions (load_questions)."""
 OFFLINE_RUNNER = ROOT / "tests" / "faq" / "offline_search.js"
 
 
@@ -56,10 +54,9 @@ def goal_note(rates: Rates) -> str:
     return "ok" if not missed else "misses " + ", ".join(f"{name} by {gap:.1f} pts" for name, gap in missed.items())
 
 
-def report_set(index: Index, name: str, path: Path, *, list_misses: bool = True) -> list[Outcome]:
+def report_set(name: str, where: str, outcomes: list[Outcome], *, list_misses: bool = True) -> list[Outcome]:
     """Print one set's rates per game and language against the goals, by kind of question, and its misses if asked."""
-    outcomes = evaluate(index, questions(path))
-    print(f"\n== {name} set ({path.relative_to(ROOT)}): {len(outcomes)} questions; "
+    print(f"\n== {name} set ({where}): {len(outcomes)} questions; "
           f"goals top-1 >= {TOP1_GOAL:.0%}, top-3 >= {TOP3_GOAL:.0%} per game and language")
     print(f"{'game':<9} {'lang':<4} {'n':>4} {'top-1':>7} {'top-3':>7}  goal")
     for (game, lang), group in sorted(by_section(outcomes).items()):
@@ -92,12 +89,16 @@ def report_set(index: Index, name: str, path: Path, *, list_misses: bool = True)
     return outcomes
 
 
-def report_eval(index: Index, *, held_out_misses: bool = False, tuning_only: bool = False) -> int:
-    """Print both sets (or the tuning set alone), each with its rates and kinds (the misses of the tuning set, and of the held-out set if asked), and the offline agreement on each."""
-    for name, path in SETS.items():
-        if tuning_only and name != "tuning":
-            continue
-        report_agreement(index, name, report_set(index, name, path, list_misses=name == "tuning" or held_out_misses))
+def report_eval(index: Index, taught: list[Question], *, held_out_misses: bool = False, tuning_only: bool = False) -> int:
+    """Print both sets (or the tuning set alone), each with its rates and kinds (the misses of the tuning set, and of the held-out set if asked), and the offline agreement on each.
+
+    A tuning question is asked of a model taught without it; the offline search is compared with the server's on the model taught by all.
+    """
+    tuning = report_set("tuning", "faq/content/*.questions.toml, each asked of a model taught without it", cross_validated(index, taught))
+    report_agreement(index, "tuning", tuning)
+    if not tuning_only:
+        held_out = evaluate(index, questions(HELD_OUT))
+        report_agreement(index, "held-out", report_set("held-out", str(HELD_OUT.relative_to(ROOT)), held_out, list_misses=held_out_misses))
     return 0
 
 
@@ -108,9 +109,10 @@ def report_agreement(index: Index, name: str, outcomes: list[Outcome]) -> None:
         print(f"\noffline agreement on the {name} set: not measured, node is missing")
         return
     asked = [{"game": o.question.game, "lang": o.question.lang, "q": o.question.q} for o in outcomes]
+    server = evaluate(index, [o.question for o in outcomes])
     data = json.dumps({"index": index.offline(), "asked": asked, "limit": 3})
     offline = json.loads(subprocess.run([node, str(OFFLINE_RUNNER)], input=data, capture_output=True, text=True, check=True).stdout)
-    same = sum(list(o.found) == found for o, found in zip(outcomes, offline))
+    same = sum(list(o.found) == found for o, found in zip(server, offline))
     print(f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} {name} questions "
           f"({same / len(outcomes):.1%})")
 
@@ -124,6 +126,7 @@ def report_folds(folds: int) -> int:
     """
     entries = load()
     vocabularies = load_vocabularies(CONTENT, sorted({e.game for e in entries}), LANGUAGES)
+    taught = load_questions(CONTENT, entries)
     outcomes: list[Outcome] = []
     for fold in range(folds):
         kept, asked = [], []
@@ -135,7 +138,7 @@ def report_folds(folds: int) -> int:
                 else:
                     keep.append(paraphrase)
             kept.append(replace(entry, asked=tuple(keep)))
-        outcomes += evaluate(Index(kept, vocabularies), asked)
+        outcomes += evaluate(Index(kept, vocabularies, taught), asked)
     print(f"== paraphrases, {folds} folds: {len(outcomes)} paraphrases, each asked of a search built without its fold")
     print(f"{'game':<9} {'lang':<4} {'n':>5} {'top-1':>7} {'top-3':>7}")
     for (game, lang), group in sorted(by_section(outcomes).items()):
@@ -160,10 +163,10 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def report_latency(index: Index, repeat: int) -> int:
+def report_latency(index: Index, taught: list[Question], repeat: int) -> int:
     """Time every evaluation query ``repeat`` times, cold and warm, against a bare SELECT 1 floor."""
-    asked = [q for path in SETS.values() for q in questions(path)]
-    tuning = {q.q for q in questions(SETS["tuning"])}
+    asked = [*taught, *questions(HELD_OUT)]
+    tuning = {q.q for q in taught}
     floor_db = sqlite3.connect(":memory:")
     floor = timed(lambda: floor_db.execute("SELECT 1").fetchall(), repeat * len(asked))
     first = [timed(partial(index.search, q.q, game=q.game, lang=q.lang), 1)[0] for q in asked]
@@ -204,10 +207,14 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--folds: at least 2 folds")
         return report_folds(args.folds)
     start = time.perf_counter()
-    index = Index(load())
+    entries = load()
+    taught = load_questions(CONTENT, entries)
+    index = Index(entries, examples=taught)
     index.built()
     print(f"index built in {(time.perf_counter() - start) * 1000:.0f} ms")
-    return report_eval(index, held_out_misses=args.held_out_misses, tuning_only=args.tuning_only) if args.eval else report_latency(index, args.repeat)
+    if args.eval:
+        return report_eval(index, taught, held_out_misses=args.held_out_misses, tuning_only=args.tuning_only)
+    return report_latency(index, taught, args.repeat)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The rules FAQ as data: per game an outline (``<game>.toml``: topics and sheet controls) and one TOML file of entries per language, checked when loaded.
+"""The rules FAQ as data: per game an outline (``<game>.toml``: topics and sheet controls), one TOML file of entries per language, and
+players' questions with the entries that answer them (``<game>.questions.toml``), which the search learns from; all checked when loaded.
 
 A broken entry must fail loudly at start (and in the tests), never show up as a broken page.
 A registered game without an outline has no FAQ.
@@ -18,6 +19,10 @@ CONTENT = Path(__file__).resolve().parent / "content"
 LANGUAGES = ("de", "en")
 REQUIRED_TEXT = ("id", "topic", "question", "answer", "details")
 MIN_ENTRIES = 25
+QUESTION_KEYS = {"game", "lang", "q", "expect"}
+"""What every player's question says: its game and language, the question, and the ids of the entries that answer it."""
+KINDS = ("situation", "number-word", "everyday-word", "typo", "compound", "short", "variant", "app")
+"""What may make a player's question hard, so that a measure can tell which kinds miss (tests/faq/heldout.toml explains each)."""
 
 
 class BrokenContent(ValueError):
@@ -84,6 +89,17 @@ class Entry:
     """The question as players put it at the table, in their own words."""
     names: tuple[str, ...] = ()
     """The game's terms this entry is the home of: a question of one or two words naming one finds this entry first."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as a player asked it at the table, the ids of the entries that answer it (best first), and what makes it hard."""
+
+    game: str
+    lang: str
+    q: str
+    expect: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
 
 
 def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str]) -> Entry | None:
@@ -191,6 +207,58 @@ def load(folder: Path = CONTENT) -> list[Entry]:
     if problems:
         raise BrokenContent("\n".join(problems))
     return entries
+
+
+def read_questions(path: Path, entries: Iterable[Entry], problems: list[str], game: str | None = None) -> list[Question]:
+    """Return the players' questions of a file, noting every problem: each names the game (``game`` if given), a language,
+    the question and the ids of entries of that game and language that answer it, with kinds from ``KINDS``, and no question is asked twice."""
+    name = path.name
+    try:
+        raw_questions = tomllib.loads(path.read_text(encoding="utf-8")).get("question", [])
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        problems.append(f"{name}: {error}")
+        return []
+    known = {(e.game, e.lang, e.id) for e in entries}
+    found: list[Question] = []
+    seen: set[tuple[str, str, str]] = set()
+    for index, raw in enumerate(raw_questions if isinstance(raw_questions, list) else []):
+        place = f"{name}: question[{index}]"
+        if not isinstance(raw, dict) or not QUESTION_KEYS <= set(raw) <= QUESTION_KEYS | {"kinds"}:
+            problems.append(f"{place}: needs {', '.join(sorted(QUESTION_KEYS))} and may have kinds")
+            continue
+        asked, expect, kinds_of = raw["q"], raw["expect"], raw.get("kinds", [])
+        if not isinstance(raw["game"], str) or (game is not None and raw["game"] != game) or raw["lang"] not in LANGUAGES:
+            problems.append(f"{place}: game {raw['game']!r} and lang {raw['lang']!r} must be {game or 'a game'} and one of {', '.join(LANGUAGES)}")
+        elif not isinstance(asked, str) or not asked.strip():
+            problems.append(f"{place}.q: needs text")
+        elif not isinstance(expect, list) or not expect or not all(isinstance(i, str) and (raw["game"], raw["lang"], i) in known for i in expect):
+            problems.append(f"{place}.expect: ids of {raw['game']} entries in {raw['lang']}, got {expect!r}")
+        elif not isinstance(kinds_of, list) or not all(isinstance(kind, str) and kind in KINDS for kind in kinds_of):
+            problems.append(f"{place}.kinds: only {', '.join(KINDS)}")
+        elif (key := (raw["game"], raw["lang"], asked.strip().lower())) in seen:
+            problems.append(f"{place}.q: asked twice: {asked!r}")
+        else:
+            seen.add(key)
+            found.append(Question(raw["game"], raw["lang"], asked.strip(), tuple(expect), tuple(kinds_of)))
+    return found
+
+
+def load_questions(folder: Path = CONTENT, entries: Iterable[Entry] | None = None) -> list[Question]:
+    """Return every game's players' questions with the entries that answer them, or raise BrokenContent listing all problems.
+
+    The search learns from them (faq.learned); they are the tuning set that ``make faq-eval`` measures, each
+    question asked of a model taught without it.
+    """
+    problems: list[str] = []
+    known = list(entries) if entries is not None else load(folder)
+    found: list[Question] = []
+    for game in _outlines(folder, problems):
+        path = folder / f"{game}.questions.toml"
+        if path.exists():
+            found += read_questions(path, known, problems, game)
+    if problems:
+        raise BrokenContent("\n".join(problems))
+    return found
 
 
 def _outlines(folder: Path, problems: list[str]) -> dict[str, Outline]:

@@ -1,38 +1,29 @@
 """How well the FAQ search answers sets of players' questions: top 1 and top 3 per game and language, and by kind of question.
 
-Two sets are measured apart: the tuning set (tests/faq/questions.toml), which the search may be
-fitted to, and the held-out set (tests/faq/heldout.toml), written after the last round of tuning
-and never fitted to, which tells whether the search understands players it has never heard. Each
-round of tuning starts with a fresh held-out set, and the previous one joins the tuning set.
+Two sets are measured apart: the tuning set (faq/content/<game>.questions.toml), which the search
+learns from and may be fitted to, and the held-out set (tests/faq/heldout.toml), written after the
+last round of tuning and never fitted to, which tells whether the search understands players it
+has never heard. A question of the tuning set is asked of a model taught without it (``cross_validated``):
+asked of the model it taught, it would only show what the model remembers. Each round of tuning
+starts with a fresh held-out set, and the previous one joins the tuning set.
 ``make faq-eval`` prints both; the quality tests assert the goals.
 """
 
 from __future__ import annotations
 
-import tomllib
+import zlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from faq.content import KINDS, BrokenContent, Entry, Question, load, read_questions
 from faq.search import Index
 
 TOP1_GOAL = 0.85
 TOP3_GOAL = 0.95
-QUESTION_KEYS = {"game", "lang", "q", "expect"}
-KINDS = ("situation", "number-word", "everyday-word", "typo", "compound", "short", "variant", "app")
-"""What may make a held-out question hard; heldout.toml explains each."""
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question as a player asked it, the ids that count as answering it, and what makes it hard."""
-
-    game: str
-    lang: str
-    q: str
-    expect: tuple[str, ...]
-    kinds: tuple[str, ...] = ()
+FOLDS = 5
+"""How many parts the tuning set is cut into, each asked of a model taught by the other four."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +63,13 @@ class Rates:
         return {name: gap * 100 for name, gap in missed.items() if gap > 1e-9}
 
 
-def questions(path: Path) -> list[Question]:
-    """Return the questions of a set, in file order."""
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))["question"]
-    return [Question(r["game"], r["lang"], r["q"], tuple(r["expect"]), tuple(r.get("kinds", ()))) for r in raw]
+def questions(path: Path, entries: Iterable[Entry] | None = None) -> list[Question]:
+    """Return the questions of a set, in file order, or raise BrokenContent listing what is wrong with them."""
+    problems: list[str] = []
+    found = read_questions(path, load() if entries is None else entries, problems)
+    if problems:
+        raise BrokenContent("\n".join(problems))
+    return found
 
 
 def evaluate(index: Index, asked: Iterable[Question], limit: int = 3) -> list[Outcome]:
@@ -84,6 +78,34 @@ def evaluate(index: Index, asked: Iterable[Question], limit: int = 3) -> list[Ou
         Outcome(q, tuple(h.entry.id for h in index.search(q.q, game=q.game, lang=q.lang, limit=limit)))
         for q in asked
     ]
+
+
+def fold_of(question: Question, folds: int = FOLDS) -> int:
+    """Return the fold a question is left out in: a checksum of its game, language and words, so adding one moves no other."""
+    return zlib.crc32(f"{question.game}|{question.lang}|{question.q}".encode()) % folds
+
+
+def cross_validated(index: Index, taught: Sequence[Question], folds: int = FOLDS, limit: int = 3) -> list[Outcome]:
+    """Return what the search finds for each question it learns from, asked of a model taught by the other folds, in the given order.
+
+    Only the learnt model leaves the question out: the hand-made parts of the search (its words, paraphrases
+    and weights) were fitted to the tuning set anyway, which is why the held-out set is measured apart.
+    """
+    found: dict[int, Outcome] = {}
+    grouped: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for at, question in enumerate(taught):
+        grouped[(question.game, question.lang)].append(at)
+    for (game, lang), positions in grouped.items():
+        section = index.section(game, lang)
+        if section is None:
+            continue
+        for fold in range(folds):
+            learned = section.teach(taught[at] for at in positions if fold_of(taught[at], folds) != fold)
+            for at in positions:
+                if fold_of(taught[at], folds) == fold:
+                    ranked, _, _ = section.rank(taught[at].q, learned)
+                    found[at] = Outcome(taught[at], tuple(section.entries[position].id for _, position in ranked[:limit]))
+    return [found[at] for at in sorted(found)]
 
 
 def by_section(outcomes: Iterable[Outcome]) -> dict[tuple[str, str], list[Outcome]]:

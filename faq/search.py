@@ -24,7 +24,11 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    of the question's letter trigrams its question and paraphrases hold, and more by the one of
    them most alike in letters: the words' own letters count where the lexicon missed a form or a
    misspelling, and a paraphrase the question all but repeats is what it asks.
-4. A question that matches nothing still gets the entries whose questions look most like it.
+4. Add what the section learnt from players' questions (faq.learned): the chance its model gives each
+   entry found of answering a question with these terms and letter trigrams raises the entry, against
+   the best entry's score. The hand-made steps find the entries that share a question's words; the
+   model knows which of them players mean when they ask that way.
+5. A question that matches nothing still gets the entries whose questions look most like it.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from faq.content import CONTENT, LANGUAGES, Entry
+from faq.content import CONTENT, LANGUAGES, Entry, Question
+from faq.learned import Features, Learned, learn
 from faq.tokens import WORD, stem
 from faq.vocabulary import INFIXES, MIN_ROOT, SEPARABLE, Vocabulary, load_vocabularies
 
@@ -142,6 +147,11 @@ NEAREST = 3
 """How many entries a question that matches nothing still gets."""
 PLACES = 4
 """Decimal places of every weight: the browser adds the very same numbers."""
+LEARNED = 1.0
+"""How much the chance the learnt model gives an entry raises it, against the score of the entry the hand-made steps put first:
+as much as that score, so the model decides between entries the words find alike, and the words still rank what it is unsure of."""
+GRAM_WEIGHT = 0.5
+"""How much a letter trigram of a question counts for the learnt model, against a term it is sure of: a word is about three trigrams."""
 
 
 Group = tuple[tuple[str, float], ...]
@@ -213,7 +223,7 @@ class Hit:
 class Section:
     """The FAQ of one game in one language: the lexicon a question's words are looked up in, and each term's weight per entry."""
 
-    def __init__(self, vocabulary: Vocabulary, entries: Iterable[Entry]) -> None:
+    def __init__(self, vocabulary: Vocabulary, entries: Iterable[Entry], examples: Iterable[Question] = ()) -> None:
         self.vocabulary = vocabulary
         self.game, self.lang = vocabulary.game, vocabulary.lang
         self.entries = list(entries)
@@ -299,6 +309,50 @@ class Section:
         """The entries whose question or paraphrases hold a letter trigram."""
         self._gram_lines = dict(by_line)
         """The lines that hold a letter trigram."""
+        self._taught: dict[str, dict[str, float]] = {}
+        """The features of every text the section was taught, worked out once however often it is taught again (to measure it)."""
+        self.learned = self.teach(examples)
+        """What the section learnt from its entries' questions and paraphrases and from players' questions."""
+
+    def teach(self, examples: Iterable[Question]) -> Learned:
+        """Return the model taught by every entry's question and paraphrases, and by players' questions with the entries that answer them.
+
+        A player's question naming an entry this section lacks teaches nothing (the content loader refuses such files).
+        """
+        position = {entry.id: at for at, entry in enumerate(self.entries)}
+        taught: list[tuple[Features, list[int]]] = [(self._taught_features(line, folded), [at]) for at, entry in enumerate(self.entries)
+                                                    for line, folded in zip((entry.question, *entry.asked), self.looks[at], strict=True)]
+        for example in examples:
+            answered_by = [position[found] for found in example.expect if found in position]
+            if answered_by:
+                taught.append((self._taught_features(example.q), answered_by))
+        return learn(taught, len(self.entries))
+
+    def _taught_features(self, text: str, folded: str | None = None) -> dict[str, float]:
+        """Return the features of a text the section is taught (Section.features), remembered; ``folded`` if it is folded already."""
+        if text not in self._taught:
+            folded = self.vocabulary.folding.fold(text) if folded is None else folded
+            self._taught[text] = self._features(folded, self._groups(folded))
+        return self._taught[text]
+
+    def features(self, text: str) -> dict[str, float]:
+        """Return a text as the learnt model sees it: each term its words stand for, as sure as the surest of them, and each letter trigram.
+
+        A trigram is written with a leading "|", which no term holds.
+        """
+        folded = self.vocabulary.folding.fold(text)
+        return self._features(folded, self._groups(folded))
+
+    @staticmethod
+    def _features(folded: str, groups: Sequence[Group]) -> dict[str, float]:
+        """Return the features of a folded text whose groups are known (Section.features)."""
+        found: dict[str, float] = {}
+        for group in groups:
+            for term, sure in group:
+                found[term] = max(found.get(term, 0.0), sure)
+        for gram in grams(folded):
+            found["|" + gram] = GRAM_WEIGHT
+        return found
 
     @staticmethod
     def _weigh(fields: Sequence[Mapping[str, list[str]]]) -> dict[str, dict[int, float]]:
@@ -584,8 +638,11 @@ class Section:
         share = math.sqrt(numbers)
         return [tuple((term, sure / share) for term, sure in group) if is_number(group) else group for group in found]
 
-    def rank(self, query: str) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
-        """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched."""
+    def rank(self, query: str, learned: Learned | None = None) -> tuple[list[tuple[float, int]], frozenset[str], bool]:
+        """Return (score, position) of the entries answering a query, best first, the terms it looked for, and whether any matched.
+
+        ``learned`` stands in for the section's own model (to measure a model taught without some questions).
+        """
         folded = self.vocabulary.folding.fold(query)
         groups = self._groups(folded)
         scores: dict[int, float] = defaultdict(float)
@@ -606,9 +663,12 @@ class Section:
         if scores:
             lines = self._best_lines(groups)
             alike = self._alike(grams(folded))
-            ranked = [(score * (1 + alike.get(at, 0.0))
-                       * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups)), at)
-                      for at, score in scores.items()]
+            found = {at: score * (1 + alike.get(at, 0.0))
+                     * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups))
+                     for at, score in scores.items()}
+            top = max(found.values())
+            shares = (learned or self.learned).shares(self._features(folded, groups))
+            ranked = [(score / top + LEARNED * shares[at], at) for at, score in found.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(folded), terms, False
 
@@ -672,6 +732,7 @@ class Section:
             "appTerms": self.app_terms,
             "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
                          "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
+            "learned": self.learned.offline(),
         }
 
 
@@ -682,13 +743,17 @@ class Index:
     a game and language (most apps the tests build) never pays for it.
     """
 
-    def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None) -> None:
+    def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None,
+                 examples: Iterable[Question] = ()) -> None:
         grouped: dict[tuple[str, str], list[Entry]] = defaultdict(list)
         for entry in entries:
             grouped[(entry.game, entry.lang)].append(entry)
+        taught: dict[tuple[str, str], list[Question]] = defaultdict(list)
+        for example in examples:
+            taught[(example.game, example.lang)].append(example)
         if vocabularies is None:
             vocabularies = load_vocabularies(CONTENT, sorted({game for game, _ in grouped}), LANGUAGES)
-        self._waiting = {key: (vocabularies[key], found) for key, found in grouped.items()}
+        self._waiting = {key: (vocabularies[key], found, taught[key]) for key, found in grouped.items()}
         self._sections: dict[tuple[str, str], Section] = {}
         self._building = threading.Lock()
         self.entries = [entry for found in grouped.values() for entry in found]
@@ -734,5 +799,6 @@ class Index:
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES, "feminine": FEMININE,
                          "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
+                         "learned": LEARNED, "gramWeight": GRAM_WEIGHT,
                          "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

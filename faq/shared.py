@@ -12,7 +12,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from faq.content import CONTENT, LANGUAGES, Outline, load, load_outlines
+from faq.content import CONTENT, LANGUAGES, Outline, load, load_outlines, load_questions
 from faq.search import Index
 from faq.vocabulary import load_vocabularies
 
@@ -30,7 +30,8 @@ def fingerprint(folder: Path) -> Fingerprint:
 def shared(folder: Path, files: Fingerprint) -> tuple[Index, dict[str, Outline]]:
     """Return the checked content of a folder as an index (its sections built on their first question) and outlines, once per process for the same files."""
     outlines = load_outlines(folder)
-    return Index(load(folder), load_vocabularies(folder, tuple(outlines), LANGUAGES)), outlines
+    entries = load(folder)
+    return Index(entries, load_vocabularies(folder, tuple(outlines), LANGUAGES), load_questions(folder, entries)), outlines
 
 
 @cache

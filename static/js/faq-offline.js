@@ -1,8 +1,9 @@
 // Searches the rules FAQ in the browser when the server cannot be reached.
 // The server works out everything that does not depend on the question (faq/search.py, shipped as
 // /faq/offline-index.json): each section's folding, its lexicon, every term's weight per entry and
-// which entries' titles hold it. This file only folds a question, looks its words up and adds the
-// weights, in the same steps as Section.rank, so both find the same answers.
+// which entries' titles hold it, and the model it learnt from players' questions (faq/learned.py). This
+// file only folds a question, looks its words up and adds the weights, in the same steps as Section.rank,
+// so both find the same answers.
 // Without a document (in node, for the tests) it exports createSearch instead of wiring up the page.
 (function (root) {
   "use strict";
@@ -53,6 +54,7 @@
       ? new RegExp(section.phrases.map(([pattern], at) => `(?<p${at}>${pattern})`).join("|"), "g")
       : null;
     const eachPhrase = section.phrases.map(([pattern, word]) => [new RegExp(pattern, "y"), word]);
+    const learned = { ...section.learned, seen: new Map(Object.entries(section.learned.seen)) };
     const lineLooks = section.entries.map((entry) => entry.looks.map(grams));
     const looks = lineLooks.map((lines) => new Set(lines.flatMap((line) => [...line])));
     const byVariant = new Map();
@@ -304,6 +306,32 @@
       return found.map((group) => (isNumber(group) ? group.map(([term, sure]) => [term, sure / share]) : group));
     }
 
+    // A question as the learnt model sees it, as Section._features: each term as sure as the surest of its words, each letter trigram.
+    function features(asked, looked) {
+      const found = new Map();
+      asked.forEach((group) => group.forEach(([term, sure]) => found.set(term, Math.max(found.get(term) || 0, sure))));
+      looked.forEach((gram) => found.set(`|${gram}`, settings.gramWeight));
+      return found;
+    }
+
+    // The chance the learnt model gives each entry of answering a question with these features, as Learned.shares:
+    // the sums in the order of the features' names.
+    function shares(found) {
+      const known = [...found.keys()].filter((name) => learned.seen.has(name)).sort();
+      const held = known.reduce((total, name) => total + found.get(name), 0);
+      const scores = learned.unseen.map((unseen) => held * unseen);
+      known.forEach((name) => {
+        const value = found.get(name);
+        learned.seen.get(name).forEach(([at, likelier]) => {
+          scores[at] += value * likelier;
+        });
+      });
+      const top = scores.reduce((most, score) => Math.max(most, score), -Infinity);
+      const raised = scores.map((score) => Math.exp(score - top));
+      const total = raised.reduce((sum, value) => sum + value, 0);
+      return raised.map((value) => value / total);
+    }
+
     // The entries that answer a query, best first, as Section.rank: each word's best term weight,
     // added up, raised by the share of the query's letters the entry's questions hold and by the share of the words its
     // title fields hold, together and in one line; the closest in looks if none.
@@ -348,11 +376,15 @@
       };
       let ranked;
       if (scores.size) {
-        ranked = [...scores].map(([position, score]) => ({
+        const found = new Map([...scores].map(([position, score]) => [
           position,
-          score: score * (1 + alike(position))
+          score * (1 + alike(position))
             * (1 + (settings.coverage * (covered.get(position) || 0) + settings.lineCoverage * bestLine(position) + named(position)) / asked.length),
-        }));
+        ]));
+        const top = Math.max(...found.values());
+        // What the model learnt from players' questions raises each entry against the best one's score, as Section.rank.
+        const learnt = shares(features(asked, looked));
+        ranked = [...found].map(([position, score]) => ({ position, score: score / top + settings.learned * learnt[position] }));
       } else {
         ranked = section.entries.map((entry, position) => ({ position, score: alike(position) }));
         ranked = ranked.filter(({ score }) => score > 0).sort(byScore).slice(0, settings.nearest);

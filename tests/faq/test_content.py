@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from infra.config import TestConfig
-from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines
+from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines, load_questions
 
 GAMES = ("auruxxx", "12days")
 """The games Tischblock ships a FAQ for."""
@@ -154,6 +154,49 @@ def test_missing_file_is_named(tmp_path: Path) -> None:
     folder = copy_content(tmp_path)
     (folder / "12days.de.toml").unlink()
     assert "12days.de.toml: missing" in problems_of(folder)
+
+
+def test_players_questions_load_for_every_game_and_language() -> None:
+    asked = load_questions()
+    assert {(q.game, q.lang) for q in asked} == {(game, lang) for game in GAMES for lang in LANGUAGES}
+
+
+def questions_problems(tmp_path: Path, game: str, text: str) -> str:
+    """Return what loading the players' questions says of a copy of the content with one question added to a game's file."""
+    folder = copy_content(tmp_path)
+    path = folder / f"{game}.questions.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n[[question]]\n" + text, encoding="utf-8")
+    with pytest.raises(BrokenContent) as raised:
+        load_questions(folder)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "named"),
+    [
+        pytest.param("12days", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
+                     "12days.questions.toml: question[", id="id of the other game"),
+        pytest.param("12days", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
+                     ".expect: ids of 12days entries in de, got ['happy-man-halving']", id="id of the other game, said"),
+        pytest.param("auruxxx", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["nobody-wins-pot"]\n',
+                     "game '12days' and lang 'de' must be auruxxx", id="question in the other game's file"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "fr"\nq = "qui gagne"\nexpect = ["who-wins"]\n',
+                     "lang 'fr' must be auruxxx and one of de, en", id="unknown language"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "  "\nexpect = ["who-wins"]\n', ".q: needs text", id="empty question"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = []\n', ".expect: ids of auruxxx entries",
+                     id="no id"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = ["who-wins"]\nkinds = ["rude"]\n',
+                     ".kinds: only situation, ", id="unknown kind"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = [["who-wins"]]\n',
+                     ".expect: ids of auruxxx entries", id="id not a string"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nquestion = "wer gewinnt"\nexpect = ["who-wins"]\n',
+                     ": needs expect, game, lang, q and may have kinds", id="unknown key"),
+        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "darf man eig mit ner 7 auf ne 8?"\nexpect = ["who-wins"]\n',
+                     ".q: asked twice: 'darf man eig mit ner 7 auf ne 8?'", id="asked twice"),
+    ],
+)
+def test_a_broken_players_question_is_named(tmp_path: Path, game: str, text: str, named: str) -> None:
+    assert named in questions_problems(tmp_path, game, text)
 
 
 def test_app_refuses_to_start_with_broken_content(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines
+from faq.content import CONTENT, LANGUAGES, Entry, load, load_outlines, load_questions
+from faq.learned import learn
 from faq.search import Index, Section, one_typo_apart, variants
 from faq.tokens import Folding, plain, stem
 from faq.vocabulary import BrokenVocabulary, Vocabulary, build, load_vocabularies
@@ -54,7 +55,9 @@ def terms(index: Index, query: str, game: str = "auruxxx", lang: str = "de") -> 
 
 @pytest.fixture(scope="module")
 def real() -> Index:
-    return Index(load(), VOCABULARIES)
+    """The FAQ as served: the content's entries, taught by the content's players' questions."""
+    entries = load()
+    return Index(entries, VOCABULARIES, load_questions(entries=entries))
 
 
 # --- folding ---------------------------------------------------------------------------------------
@@ -495,13 +498,20 @@ def test_a_term_an_entry_is_the_home_of_but_never_writes_still_finds_it() -> Non
 
 
 def test_a_question_held_in_one_paraphrase_beats_one_pieced_together_from_many() -> None:
-    """Both hold the same words, once each; only one says the question in one breath (and it comes second)."""
+    """Both hold the same words, once each; only one says the question in one breath (and it comes second).
+
+    The words alone decide here: a model taught nothing gives both entries the same chance (the model
+    the two entries' few lines teach has its own say, tested in test_learned.py).
+    """
     def asking(id: str, *asked: str) -> Entry:
         return Entry(id=id, game="auruxxx", lang="de", topic="laying", question="Wer gibt?", answer="Ja.",
                      details="Mehr dazu im Regelheft.", page="", keywords=(), controls=(), asked=asked)
     index = Index([asking("pieced", "Figur weg", "Runde vorbei", "Karte bekommen"),
                    asking("whole", "Figur in der Runde bekommen", "Karte weg vorbei")])
-    assert ids(index, "Figur bekommen Runde")[0] == "whole"
+    section = index.section("auruxxx", "de")
+    assert section is not None
+    ranked, _, _ = section.rank("Figur bekommen Runde", learn([], len(section.entries)))
+    assert section.entries[ranked[0][1]].id == "whole"
 
 
 def test_short_halves_are_not_joined_into_a_misspelt_word(real: Index) -> None:
