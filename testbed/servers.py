@@ -12,6 +12,7 @@ import datetime
 import ipaddress
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -42,6 +43,8 @@ ANSWER_SECONDS = 10.0
 STARTUP_SECONDS = 120.0
 """How long a server may take to come up on a machine busy with other tests (the wait ends as soon as it is up)."""
 SECRET_KEY = "system-test-key"
+PRIVATE_PORTS_FROM = 10_000
+"""The lowest port a test server is given: above the well-known and the common service ports."""
 """One key for every worker, so a CSRF token from one worker is accepted by the other."""
 
 
@@ -85,11 +88,27 @@ AUDIT = LogAudit()
 
 
 def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+    """Return a TCP port on 127.0.0.1 that nothing is bound to right now, below the kernel's range of ephemeral ports.
+
+    A port the kernel hands out (``bind`` to port 0, or the local end of any outgoing connection: a
+    browser's, a database client's) may go to another process between this call and the server's
+    own ``bind``, or while a server that is restarted on its port is down; the kernel never hands
+    out a port below its ephemeral range, so only another call of this function could take it.
+    """
+    first, _ = (int(bound) for bound in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    if first - PRIVATE_PORTS_FROM < 1_000:  # a machine whose ephemeral ports start low: take one the kernel picks
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            picked: int = probe.getsockname()[1]
+        return picked
+    while True:
+        port = secrets.randbelow(first - PRIVATE_PORTS_FROM) + PRIVATE_PORTS_FROM
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
 
 
 def migrate(database_url: str) -> None:
