@@ -25,8 +25,8 @@ few steps on the same data (``Index.offline()``), so both find the same answers:
    them most alike in letters: the words' own letters count where the lexicon missed a form or a
    misspelling, and a paraphrase the question all but repeats is what it asks.
 4. Add what the section learnt from players' questions (faq.learned): the chance its model gives each
-   entry found of answering a question with these terms and letter trigrams raises the entry, against
-   the best entry's score. The hand-made steps find the entries that share a question's words; the
+   entry found of answering a question with these terms, letter trigrams and words raises the entry,
+   against the best entry's score. The hand-made steps find the entries that share a question's words; the
    model knows which of them players mean when they ask that way.
 5. A question that matches nothing still gets the entries whose questions look most like it.
 """
@@ -152,6 +152,9 @@ LEARNED = 1.0
 as much as that score, so the model decides between entries the words find alike, and the words still rank what it is unsure of."""
 GRAM_WEIGHT = 0.5
 """How much a letter trigram of a question counts for the learnt model, against a term it is sure of: a word is about three trigrams."""
+WORD_WEIGHT = 0.5
+"""How much each word of a question as written, stopwords included, and each two words in a row count for the learnt model:
+"wie viele", "who gets" and "can i" say what is asked, which the terms, stopwords left out, do not."""
 
 
 Group = tuple[tuple[str, float], ...]
@@ -315,13 +318,17 @@ class Section:
         """What the section learnt from its entries' questions and paraphrases and from players' questions."""
 
     def teach(self, examples: Iterable[Question]) -> Learned:
-        """Return the model taught by every entry's question and paraphrases, and by players' questions with the entries that answer them.
+        """Return the model taught by every entry's question, paraphrases, answer and details, and by players' questions with the entries that answer them.
+
+        The answer and the details are the rules' own words: what a player asks in words no paraphrase
+        foresaw, they often still say.
 
         A player's question naming an entry this section lacks teaches nothing (the content loader refuses such files).
         """
         position = {entry.id: at for at, entry in enumerate(self.entries)}
         taught: list[tuple[Features, list[int]]] = [(self._taught_features(line, folded), [at]) for at, entry in enumerate(self.entries)
                                                     for line, folded in zip((entry.question, *entry.asked), self.looks[at], strict=True)]
+        taught += [(self._taught_features(text), [at]) for at, entry in enumerate(self.entries) for text in (entry.answer, entry.details)]
         for example in examples:
             answered_by = [position[found] for found in example.expect if found in position]
             if answered_by:
@@ -336,9 +343,10 @@ class Section:
         return self._taught[text]
 
     def features(self, text: str) -> dict[str, float]:
-        """Return a text as the learnt model sees it: each term its words stand for, as sure as the surest of them, and each letter trigram.
+        """Return a text as the learnt model sees it: each term its words stand for, as sure as the surest of them, each letter
+        trigram, each word as written and each two words in a row.
 
-        A trigram is written with a leading "|", which no term holds.
+        A trigram is written with a leading "|", a word or two with a leading "~", which no term holds.
         """
         folded = self.vocabulary.folding.fold(text)
         return self._features(folded, self._groups(folded))
@@ -352,6 +360,11 @@ class Section:
                 found[term] = max(found.get(term, 0.0), sure)
         for gram in grams(folded):
             found["|" + gram] = GRAM_WEIGHT
+        words = WORD.findall(folded)
+        for word in words:
+            found["~" + word] = WORD_WEIGHT
+        for word, following in zip(words, words[1:]):
+            found[f"~{word} {following}"] = WORD_WEIGHT
         return found
 
     @staticmethod
@@ -799,6 +812,6 @@ class Index:
                          "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
                          "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES, "feminine": FEMININE,
                          "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
-                         "learned": LEARNED, "gramWeight": GRAM_WEIGHT,
+                         "learned": LEARNED, "gramWeight": GRAM_WEIGHT, "wordWeight": WORD_WEIGHT,
                          "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
         }

@@ -306,11 +306,15 @@
       return found.map((group) => (isNumber(group) ? group.map(([term, sure]) => [term, sure / share]) : group));
     }
 
-    // A question as the learnt model sees it, as Section._features: each term as sure as the surest of its words, each letter trigram.
-    function features(asked, looked) {
+    // A question as the learnt model sees it, as Section._features: each term as sure as the surest of its words, each letter trigram,
+    // each word as written and each two words in a row.
+    function features(asked, folded) {
       const found = new Map();
       asked.forEach((group) => group.forEach(([term, sure]) => found.set(term, Math.max(found.get(term) || 0, sure))));
-      looked.forEach((gram) => found.set(`|${gram}`, settings.gramWeight));
+      grams(folded).forEach((gram) => found.set(`|${gram}`, settings.gramWeight));
+      const words = folded.match(/[a-z0-9]+/g) || [];
+      words.forEach((word) => found.set(`~${word}`, settings.wordWeight));
+      words.slice(1).forEach((word, at) => found.set(`~${words[at]} ${word}`, settings.wordWeight));
       return found;
     }
 
@@ -367,7 +371,8 @@
         return (asked.length <= settings.short && all ? settings.named : settings.namedAmongOthers) * held;
       };
       // The share of the query's letter trigrams an entry's question and paraphrases hold, and the Dice share of its line most alike, as Section._alike.
-      const looked = grams(fold(query));
+      const folded = fold(query);
+      const looked = grams(folded);
       const shared = (held) => [...looked].filter((gram) => held.has(gram)).length;
       const alike = (position) => {
         if (!looked.size) return 0;
@@ -383,7 +388,7 @@
         ]));
         const top = Math.max(...found.values());
         // What the model learnt from players' questions raises each entry against the best one's score, as Section.rank.
-        const learnt = shares(features(asked, looked));
+        const learnt = shares(features(asked, folded));
         ranked = [...found].map(([position, score]) => ({ position, score: score / top + settings.learned * learnt[position] }));
       } else {
         ranked = section.entries.map((entry, position) => ({ position, score: alike(position) }));

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from faq.content import Entry, Question
-from faq.evaluation import cross_validated, evaluate
+from faq.evaluation import cross_validated, evaluate, fold_of
 from faq.learned import learn
 from faq.search import Index
 
@@ -37,35 +37,44 @@ ENTRIES = [entry("deal", "Who deals the cards?"), entry("count", "How many cards
 
 
 def test_the_chances_of_all_entries_add_up_to_one() -> None:
-    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1])], 3)
+    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1])], 3, least=1)
     assert math.isclose(sum(model.shares({"deal": 1.0, "unknown": 0.5})), 1.0)
 
 
 def test_an_entry_whose_questions_held_a_feature_is_the_likelier_for_a_question_holding_it() -> None:
-    model = learn([({"deal": 1.0, "card": 1.0}, [0]), ({"count": 1.0, "card": 1.0}, [1])], 2)
+    model = learn([({"deal": 1.0, "card": 1.0}, [0]), ({"count": 1.0, "card": 1.0}, [1])], 2, least=1)
     dealt, counted = model.shares({"deal": 1.0})
     assert dealt > 0.9 > 0.1 > counted
 
 
 def test_a_feature_no_taught_question_held_says_nothing() -> None:
-    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1])], 2)
+    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1])], 2, least=1)
     assert model.shares({"shuffle": 1.0}) == model.shares({})
+
+
+def test_a_feature_fewer_than_three_taught_questions_hold_is_not_learnt() -> None:
+    """A word only one or two questions use says more of their writer than of the entry."""
+    twice = learn([({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0}, [0]), ({"count": 1.0}, [1])], 2)
+    thrice = learn([({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]),
+                    ({"count": 1.0}, [1])], 2)
+    assert "shuffle" not in twice.seen and "shuffle" in thrice.seen
+    assert twice.shares({"shuffle": 1.0}) == [0.5, 0.5]
 
 
 def test_before_its_features_every_entry_is_as_likely_however_often_it_was_taught() -> None:
     """How many paraphrases or questions an entry has says how it was written, not how often players ask it."""
-    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1])], 2)
+    model = learn([({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1]), ({"count": 1.0}, [1])], 2, least=1)
     assert model.shares({}) == [0.5, 0.5]
 
 
 def test_a_question_two_entries_answer_teaches_both() -> None:
-    model = learn([({"shuffle": 1.0}, [0, 1]), ({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"pot": 1.0}, [2])], 3)
+    model = learn([({"shuffle": 1.0}, [0, 1]), ({"deal": 1.0}, [0]), ({"count": 1.0}, [1]), ({"pot": 1.0}, [2])], 3, least=1)
     first, second, other = model.shares({"shuffle": 1.0})
     assert first == pytest.approx(second) and first > 0.4 > other
 
 
 def test_every_number_of_the_model_has_four_places_as_the_browser_adds_them() -> None:
-    model = learn([({"deal": 0.7071, "|dea": 0.5}, [0]), ({"count": 1.0}, [1])], 2)
+    model = learn([({"deal": 0.7071, "|dea": 0.5}, [0]), ({"count": 1.0}, [1])], 2, least=1)
     numbers = [*model.unseen, *(value for found in model.seen.values() for value in found.values())]
     assert all(value == round(value, 4) for value in numbers)
 
@@ -110,8 +119,17 @@ def test_only_entries_the_words_found_are_listed() -> None:
 
 
 def test_a_taught_question_is_measured_on_a_model_taught_without_it() -> None:
-    """Asked of the model it taught, a question is answered by memory; cross-validated, only by what the others taught."""
-    taught = [player("the cards zzyzx", "count"), *(player(f"who hands out the cards, round {n}", "deal") for n in range(9))]
+    """Asked of the model it taught, a question is answered by memory; cross-validated, only by what the others taught.
+
+    Three questions of one fold ask about the count in words that otherwise mean dealing, with words of their own,
+    "zzyzx qwvx" (a word must be in three to be learnt); more ask each entry in its usual words.
+    """
+    candidates = [player(f"the cards zzyzx qwvx {n}", "count") for n in range(60)]
+    fold = fold_of(candidates[0])
+    rare = [q for q in candidates if fold_of(q) == fold][:3]
+    usual = [player(f"who hands out the cards, round {n}", "deal") for n in range(9)]
+    usual += [player(f"how many does each get, round {n}", "count") for n in range(9)]
+    taught = [*rare, *usual]
     index = Index(ENTRIES, examples=taught)
     remembered = evaluate(index, taught[:1])[0]
     measured = cross_validated(index, taught)[0]
