@@ -315,7 +315,7 @@ class Section:
         self._taught: dict[str, dict[str, float]] = {}
         """The features of every text the section was taught, worked out once however often it is taught again (to measure it)."""
         self.learned = self.teach(examples)
-        """What the section learnt from its entries' questions and paraphrases and from players' questions."""
+        """What the section learnt from its entries' own texts and from players' questions."""
 
     def teach(self, examples: Iterable[Question]) -> Learned:
         """Return the model taught by every entry's question, paraphrases, answer and details, and by players' questions with the entries that answer them.
@@ -336,24 +336,19 @@ class Section:
         return learn(taught, len(self.entries))
 
     def _taught_features(self, text: str, folded: str | None = None) -> dict[str, float]:
-        """Return the features of a text the section is taught (Section.features), remembered; ``folded`` if it is folded already."""
+        """Return the features of a text the section is taught (Section.features), worked out once; ``folded`` if it is folded already."""
         if text not in self._taught:
             folded = self.vocabulary.folding.fold(text) if folded is None else folded
-            self._taught[text] = self._features(folded, self._groups(folded))
+            self._taught[text] = self.features(folded, self._groups(folded))
         return self._taught[text]
 
-    def features(self, text: str) -> dict[str, float]:
-        """Return a text as the learnt model sees it: each term its words stand for, as sure as the surest of them, each letter
-        trigram, each word as written and each two words in a row.
+    @staticmethod
+    def features(folded: str, groups: Sequence[Group]) -> dict[str, float]:
+        """Return a folded text whose groups are known as the learnt model sees it: each term its words stand for, as sure as the
+        surest of them, each letter trigram, each word as written and each two words in a row.
 
         A trigram is written with a leading "|", a word or two with a leading "~", which no term holds.
         """
-        folded = self.vocabulary.folding.fold(text)
-        return self._features(folded, self._groups(folded))
-
-    @staticmethod
-    def _features(folded: str, groups: Sequence[Group]) -> dict[str, float]:
-        """Return the features of a folded text whose groups are known (Section.features)."""
         found: dict[str, float] = {}
         for group in groups:
             for term, sure in group:
@@ -680,7 +675,7 @@ class Section:
                      * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups))
                      for at, score in scores.items()}
             top = max(found.values())
-            shares = (learned or self.learned).shares(self._features(folded, groups))
+            shares = (learned or self.learned).shares(self.features(folded, groups))
             ranked = [(score / top + LEARNED * shares[at], at) for at, score in found.items()]
             return sorted(ranked, key=lambda scored: (-scored[0], scored[1])), terms, True
         return self.nearest(folded), terms, False

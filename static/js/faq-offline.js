@@ -306,7 +306,7 @@
       return found.map((group) => (isNumber(group) ? group.map(([term, sure]) => [term, sure / share]) : group));
     }
 
-    // A question as the learnt model sees it, as Section._features: each term as sure as the surest of its words, each letter trigram,
+    // A question as the learnt model sees it, as Section.features: each term as sure as the surest of its words, each letter trigram,
     // each word as written and each two words in a row.
     function features(asked, folded) {
       const found = new Map();
