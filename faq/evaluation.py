@@ -99,8 +99,9 @@ def cross_validated(index: Index, taught: Sequence[Question], folds: int = FOLDS
         section = index.section(game, lang)
         if section is None:
             continue
+        remembered: dict[str, dict[str, float]] = {}
         for fold in range(folds):
-            learned = section.teach(taught[at] for at in positions if fold_of(taught[at], folds) != fold)
+            learned = section.teach((taught[at] for at in positions if fold_of(taught[at], folds) != fold), remembered)
             for at in positions:
                 if fold_of(taught[at], folds) == fold:
                     ranked, _, _ = section.rank(taught[at].q, learned)

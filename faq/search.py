@@ -312,35 +312,36 @@ class Section:
         """The entries whose question or paraphrases hold a letter trigram."""
         self._gram_lines = dict(by_line)
         """The lines that hold a letter trigram."""
-        self._taught: dict[str, dict[str, float]] = {}
-        """The features of every text the section was taught, worked out once however often it is taught again (to measure it)."""
         self.learned = self.teach(examples)
         """What the section learnt from its entries' own texts and from players' questions."""
 
-    def teach(self, examples: Iterable[Question]) -> Learned:
+    def teach(self, examples: Iterable[Question], remembered: dict[str, dict[str, float]] | None = None) -> Learned:
         """Return the model taught by every entry's question, paraphrases, answer and details, and by players' questions with the entries that answer them.
 
         The answer and the details are the rules' own words: what a player asks in words no paraphrase
         foresaw, they often still say.
 
         A player's question naming an entry this section lacks teaches nothing (the content loader refuses such files).
+        ``remembered`` keeps each text's features for the next call, for whoever teaches the section again and again
+        (to measure it); a server teaches it once and keeps only the model (the features would take a third of its FAQ's memory).
         """
+        remembered = {} if remembered is None else remembered
+
+        def features_of(text: str, folded: str | None = None) -> dict[str, float]:
+            if text not in remembered:
+                folded = self.vocabulary.folding.fold(text) if folded is None else folded
+                remembered[text] = self.features(folded, self._groups(folded))
+            return remembered[text]
+
         position = {entry.id: at for at, entry in enumerate(self.entries)}
-        taught: list[tuple[Features, list[int]]] = [(self._taught_features(line, folded), [at]) for at, entry in enumerate(self.entries)
+        taught: list[tuple[Features, list[int]]] = [(features_of(line, folded), [at]) for at, entry in enumerate(self.entries)
                                                     for line, folded in zip((entry.question, *entry.asked), self.looks[at], strict=True)]
-        taught += [(self._taught_features(text), [at]) for at, entry in enumerate(self.entries) for text in (entry.answer, entry.details)]
+        taught += [(features_of(text), [at]) for at, entry in enumerate(self.entries) for text in (entry.answer, entry.details)]
         for example in examples:
             answered_by = [position[found] for found in example.expect if found in position]
             if answered_by:
-                taught.append((self._taught_features(example.q), answered_by))
+                taught.append((features_of(example.q), answered_by))
         return learn(taught, len(self.entries))
-
-    def _taught_features(self, text: str, folded: str | None = None) -> dict[str, float]:
-        """Return the features of a text the section is taught (Section.features), worked out once; ``folded`` if it is folded already."""
-        if text not in self._taught:
-            folded = self.vocabulary.folding.fold(text) if folded is None else folded
-            self._taught[text] = self.features(folded, self._groups(folded))
-        return self._taught[text]
 
     @staticmethod
     def features(folded: str, groups: Sequence[Group]) -> dict[str, float]:
