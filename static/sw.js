@@ -90,9 +90,16 @@ async function keptVersionOf(url) {
   return key ? cache.match(key) : undefined;
 }
 
+// A rules search sent as a page (the phone thought it was online, the network said otherwise) gets its
+// game's kept FAQ page at the search's address; the page's script answers the question from the phone.
+async function keptSearchPage(url) {
+  const page = url.pathname === settings.faqSearch && settings.faqPages[url.searchParams.get("game")];
+  return page ? caches.match(new URL(page, self.location.origin).href, { cacheName: PAGES }) : undefined;
+}
+
 routing.setCatchHandler(async ({ request, url }) => {
   if (request.destination === "document") {
-    return (await precaching.matchPrecache(settings.offlinePage)) || Response.error();
+    return (await keptSearchPage(url)) || (await precaching.matchPrecache(settings.offlinePage)) || Response.error();
   }
   if (isStaticFile({ url })) {
     return (await keptVersionOf(url)) || Response.error();

@@ -89,7 +89,9 @@ def worker_settings() -> dict[str, object]:
     ``precache`` is kept at install and served from the phone: static files under their
     fingerprinted addresses (so they need no revision) and the offline page, whose
     revision is the fingerprint of its text. ``pages`` are fetched at install too, but
-    served from the network whenever it answers.
+    served from the network whenever it answers. ``faqSearch`` and ``faqPages`` say which
+    kept page stands in for a rules search sent as a page that the network failed: its
+    game's FAQ page, which answers it from the phone (static/js/faq-offline.js).
     """
     precache: list[dict[str, str | None]] = [
         {"url": url_for("static", filename=name), "revision": None}
@@ -99,10 +101,11 @@ def worker_settings() -> dict[str, object]:
     offline_page = url_for("pwa.offline")
     precache.append({"url": offline_page, "revision": hashlib.sha256(offline().encode()).hexdigest()[:12]})
     answers = dict.fromkeys(url_for("faq.entry_page", game=entry.game, entry_id=entry.id) for entry in faq.index().entries)
+    faq_pages = {game: url_for("faq.game_page", game=game) for game in faq.outlines()}
     pages = [
         url_for("home.index"),
         url_for("faq.start"),
-        *(url_for("faq.game_page", game=game) for game in faq.outlines()),
+        *faq_pages.values(),
         url_for("faq.offline_index"),
         *answers,
     ]
@@ -111,6 +114,8 @@ def worker_settings() -> dict[str, object]:
         "precache": precache,
         "pages": pages,
         "offlinePage": offline_page,
+        "faqSearch": url_for("faq.search"),
+        "faqPages": faq_pages,
         "staticPrefix": url_for("static", filename=""),
     }
 

@@ -465,4 +465,11 @@
       searchHere();
     }
   });
+  // A search sent as a page while the phone only thought it was online: the service worker showed this game's
+  // kept page at the search's address (static/sw.js), with the question in the address but not in the box.
+  const unanswered = new URLSearchParams(root.location.search).get("q");
+  if (unanswered && !input.value) {
+    input.value = unanswered;
+    searchHere();
+  }
 })(typeof window === "undefined" ? globalThis : window);

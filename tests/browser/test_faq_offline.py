@@ -68,6 +68,23 @@ def test_search_works_offline_once_the_faq_was_opened(phone: Page, live_server: 
     phone.context.set_offline(False)
 
 
+def test_a_search_sent_while_the_phone_only_thinks_it_is_online_is_answered_from_the_phone(phone: Page, live_server: str) -> None:
+    """Patchy Wi-Fi: the browser says it is online, so the search goes out as a page; the network fails it, and the worker
+    shows the game's kept FAQ page at the search's address, which answers the question from the phone."""
+    phone.add_init_script("Object.defineProperty(Navigator.prototype, 'onLine', { get: () => true })")
+    keep_offline(phone, f"{live_server}/faq/auruxxx")
+    phone.context.set_offline(True)
+    phone.reload()
+    phone.locator("#faq-q").fill("happyman halbirt")
+    phone.locator("form.faq-search button[type=submit]").click()
+    phone.wait_for_url(f"{live_server}/faq/search?game=auruxxx&q=happyman+halbirt")
+    expect(phone.locator("#faq-q")).to_have_value("happyman halbirt")
+    results = phone.locator("#results")
+    expect(results).to_have_attribute("data-offline", "true")
+    expect(results.locator(".hit a").first).to_have_attribute("href", "/faq/auruxxx/happy-man-halving")
+    phone.context.set_offline(False)
+
+
 def server_top(live_server: str, query: str, game: str, lang: str) -> list[str]:
     """Return the ids of the server's best three answers to a query."""
     address = f"{live_server}/faq/search?" + urllib.parse.urlencode({"q": query, "game": game, "lang": lang})
