@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PhoneMaker
-from tests.browser.taps import crossed, end_round_across, install, join_second_phone, pass_cross, start_game, tap_across
+from tests.browser.taps import crossed, end_round_across, eventually, install, join_second_phone, pass_cross, start_game, tap_across
 from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
 
 pytestmark = pytest.mark.browser
@@ -94,6 +94,12 @@ def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: Gunico
     expect(ben.locator("#sheet thead th.player .name")).to_have_text(PLAYERS)
     expect(ben.locator("#sheet tr.round--done")).to_have_count(0)
 
+    # The rules FAQ's search form, answered by a worker that forked with the FAQ its master built and taught.
+    ben.goto(f"{base}/faq/auruxxx")
+    ben.locator("#faq-q").fill("wie oft darf man passen")
+    ben.locator("form.faq-search button[type=submit]").tap()
+    expect(ben.locator("#results .hit a").first).to_have_attribute("href", re.compile(r"^/faq/auruxxx/passing-limit-and-cost"))
+
     log = https_server.log_text()
     assert '" 400 ' not in log and "Traceback" not in log, log[-3000:]
 
@@ -119,4 +125,15 @@ def test_the_phone_app_installs_keeps_the_screen_on_and_reloads_offline_over_htt
     assert phone.url == sheet
     expect(crossed(phone, 2)).to_have_count(1)
     expect(phone.locator("#connection")).to_contain_text("offline")
+    phone.context.set_offline(False)
+
+    # The FAQ the phone keeps answers without a network, from the index and the model the server shipped over HTTPS.
+    phone.goto(f"{https_server.base}/faq/auruxxx")
+    eventually(phone, "caches.match('/faq/offline-index.json').then((kept) => !!kept)")
+    phone.context.set_offline(True)
+    phone.reload()
+    phone.locator("#faq-q").press_sequentially("happyman halbirt", delay=20)
+    phone.locator("#faq-q").press("Enter")
+    expect(phone.locator("#results")).to_have_attribute("data-offline", "true")
+    expect(phone.locator("#results .hit a").first).to_have_attribute("href", re.compile(r"^/faq/auruxxx/happy-man-halving"))
     phone.context.set_offline(False)
