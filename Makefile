@@ -14,6 +14,14 @@ HTMX := node_modules/htmx.org/dist
 WORKBOX_MODULES := core routing strategies precaching expiration
 VENDOR := static/vendor/htmx.min.js static/vendor/hx-sse.js $(foreach m,$(WORKBOX_MODULES),static/vendor/workbox/workbox-$(m).prod.js)
 ICONS := $(foreach size,192 512,static/generated/icons/tischblock-$(size).png) static/generated/icons/tischblock-maskable-512.png
+# Installs Debian packages (as root, or through sudo). Another apt run holding its locks (an unattended upgrade,
+# a second checkout's set-up) is waited for: apt-get itself waits for dpkg's lock but not for the package lists'.
+apt_install = if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
+	for wait in 0 10 20 30 60; do \
+		sleep $$wait; \
+		$$sudo apt-get -o DPkg::Lock::Timeout=600 update && $$sudo apt-get -o DPkg::Lock::Timeout=600 install -y $(1) && exit 0; \
+	done; exit 1
+
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
 .PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert icu faq-eval bench
@@ -75,43 +83,37 @@ messages: $(RUNTIME_STAMP)
 
 chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y chromium; \
+		$(call apt_install,chromium); \
 	fi
 
 # PyICU (Unicode's confusables skeleton for player names, UTS #39) is built against the system's ICU.
 icu:
 	@if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y libicu-dev pkg-config g++; \
+		$(call apt_install,libicu-dev pkg-config g++); \
 	fi
 
 # librsvg draws the app icons at set-up and a game's result card (views/result.py) while serving;
 # the card's text needs a font it knows.
 rsvg-convert:
 	@if ! command -v rsvg-convert >/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y librsvg2-bin fonts-dejavu-core; \
+		$(call apt_install,librsvg2-bin fonts-dejavu-core); \
 	fi
 
 # The system tests (tests/system) run the app against a throwaway PostgreSQL 15 cluster.
 postgresql:
 	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y postgresql; \
+		$(call apt_install,postgresql); \
 	fi
 
 # The production stack's system test (tests/system/test_https_stack.py) runs its own Caddy and Redis.
 caddy:
 	@if ! command -v caddy >/dev/null; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y caddy; \
+		$(call apt_install,caddy); \
 	fi
 
 redis-server:
 	@if ! command -v redis-server >/dev/null; then \
-		if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
-		$$sudo apt-get update && $$sudo apt-get install -y redis-server; \
+		$(call apt_install,redis-server); \
 	fi
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),
