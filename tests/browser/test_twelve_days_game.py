@@ -371,3 +371,16 @@ def test_an_eight_players_game(live_server: str, phone: Page, screenshot_dir: Pa
     assert result["lost"] == 0 and sum(result["day_points"].values()) == 78
     expect(phone.locator("a.hand-button")).to_have_count(6)
     table.shot("after-day-12")
+
+
+@pytest.mark.xfail(strict=True, reason="a key pressed while the keypad's previous key is on its way is lost")
+def test_plus_tapped_faster_than_the_server_answers_counts_every_tap(live_server: str, phone: Page, screenshot_dir: Path) -> None:
+    """Three 8s counted in a burst on patchy Wi-Fi: all three taps count, however fast they come."""
+    table = Table(phone, live_server, screenshot_dir, "burst", "8nights", ["Anna", "Ben", "Cleo"])
+    for _ in range(8):
+        table.quick(None)
+    phone.locator("a.hand-button").first.click()
+    phone.wait_for_url(re.compile(r"/final-hand/0$"))
+    phone.evaluate("() => { for (let i = 0; i < 3; i++) document.querySelector(\"button[value='more:8']\").click(); }")
+    expect(phone.locator("input[name='count-8']")).to_have_value("3")
+    expect(phone.locator(".hand-total .sum")).to_have_text("3")
