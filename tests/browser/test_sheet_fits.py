@@ -198,7 +198,6 @@ EXPLANATIONS = """
 """
 
 
-@pytest.mark.xfail(strict=True, reason="an explanation keeps the score cell's one-line layout and runs off the screen")
 @pytest.mark.parametrize("width", [360, 412])
 def test_every_score_explanation_fits_the_phone(browser: Browser, playwright: Playwright, sheets: dict[str, str], width: int,
                                                 screenshot_dir: Path) -> None:
