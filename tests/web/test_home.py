@@ -12,7 +12,7 @@ def test_home_is_german_by_default(client: FlaskClient) -> None:
     page = response.get_data(as_text=True)
     assert '<html lang="de">' in page
     assert "Der Spielblock für euren Kartentisch" in page
-    assert "2–6 Spieler" in page and "3–5 Spieler" in page
+    assert "2–6 Spieler" in page and "3–8 Spieler" in page
     for name in GAME_NAMES:
         assert name in page
 
