@@ -79,6 +79,40 @@ def test_offline_round_trip_keeps_every_tap_and_the_server_counts_each_once(
     assert len(pass_events(live_app, sheet)) == 4
 
 
+@pytest.mark.xfail(strict=True, reason="undo offers the last counted change and is itself queued behind the waiting taps")
+def test_undo_while_taps_wait_takes_back_the_last_waiting_tap_on_the_phone(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """Offline, Anna crosses for herself and by mistake for Ben; Undo names Ben's cross and takes it back at once; online, only hers counts."""
+    anna = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben", "Cleo"])
+    anna.locator(".pass-boxes").nth(2).click()
+    expect(crosses(anna, 2)).to_have_count(1)
+    undo = anna.locator("button.undo")
+    expect(undo).to_contain_text("Kreuz für Cleo")
+
+    anna.context.set_offline(True)
+    anna.locator(".pass-boxes").nth(0).click()
+    anna.locator(".pass-boxes").nth(1).click()
+    expect(anna.locator(".box[data-pending]")).to_have_count(2)
+    expect(undo).to_contain_text("Kreuz für Ben")
+    undo.click()
+    expect(anna.locator(".box[data-pending]")).to_have_count(1)
+    expect(anna.locator(".pass-boxes").nth(1).locator(".box[data-pending]")).to_have_count(0)
+    expect(anna.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    expect(undo).to_contain_text("Kreuz für Anna")
+    keep_picture(anna, str(screenshot_dir / "pwa-undo-waiting-tap.png"))
+
+    anna.context.set_offline(False)
+    expect(crosses(anna, 0)).to_have_count(1)
+    expect(anna.locator(".box[data-pending]")).to_have_count(0)
+    expect(crosses(anna, 1)).to_have_count(0)
+    expect(crosses(anna, 2)).to_have_count(1)
+    expect(anna.locator("#notices .notice")).to_have_count(0)
+    expect(undo).to_contain_text("Kreuz für Anna")
+    assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Cleo"]
+
+
 def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw(
     new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
 ) -> None:
