@@ -8,6 +8,8 @@
 // A refused tap is reported in a notice that stays until the player has read it, outside the
 // part of the page the live updates replace; the taps after it still go. Where the server names
 // a way to make it count after all (its round's correction, filled in with it), the notice links it.
+// While taps wait, Undo takes back the last of them on the phone, and names it: the last thing done
+// here (undoing a counted change queued behind them would be refused once they arrive).
 //
 // What waits is marked by one attribute contract, the same for every game: whatever shows a
 // waiting tap gets `data-pending`, and the sheet's stylesheet draws it. A form fills its empty
@@ -97,7 +99,25 @@
         if (waiting) mark(form, waiting);
       });
     }
+    showUndo();
     showBanner();
+  }
+
+  // Undo takes back the last thing done on this phone: while taps wait, that is the last waiting tap, which it names.
+  function undoForm() {
+    return sheet()?.querySelector("form:has(button.undo)") || null;
+  }
+
+  function takeBack() {
+    return taps.length > (sending ? 1 : 0) ? taps[taps.length - 1] : null; // the tap on its way cannot be taken back
+  }
+
+  function showUndo() {
+    const what = undoForm()?.querySelector(".undo-what");
+    if (!what) return;
+    what.dataset.undoWas ??= what.textContent;
+    const last = takeBack();
+    what.textContent = last ? last.tap : what.dataset.undoWas;
   }
 
   // A form fills its next empty slot per waiting tap; past its slots its button is marked, and a named face shows the tap.
@@ -366,6 +386,12 @@
     const form = ctx.sourceElement;
     if (ctx.request.method !== "POST" || !form.closest || !form.closest("#sheet")) return;
     event.preventDefault();
+    if (form === undoForm() && takeBack()) {
+      taps.pop();
+      save();
+      showPending();
+      return;
+    }
     const picker = form.closest("details");
     if (picker) picker.open = false;
     take(ctx.request.action, new URLSearchParams(ctx.request.body), describe(form));
