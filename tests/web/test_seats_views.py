@@ -178,7 +178,7 @@ def test_the_join_page_asks_the_phone_that_shows_the_code(plain_app: Flask, plai
 
 
 def test_my_column_is_marked_and_my_hand_is_one_tap_away(plain_app: Flask, plain_client: FlaskClient) -> None:
-    """Every column says its seat and every hand to count has its "my cards" link, in the sheet all phones share;
+    """Every column says its seat and every hand still to count has its "my cards" link, in the sheet all phones share;
     the stylesheet frames the column and shows the link of the seat on <body data-my-seat> only."""
     token = start(plain_client, "auruxxx", PLAYERS)
     claim(plain_client, token, "Ben")
@@ -189,6 +189,10 @@ def test_my_column_is_marked_and_my_hand_is_one_tap_away(plain_app: Flask, plain
     assert all(f'title="{name}" data-seat="{seat}"' in sheet for seat, name in enumerate(PLAYERS))
     links = re.findall(r'<a class="button primary big my-hand" data-seat="(\d)" href="([^"]+)">My cards: enter my hand</a>', sheet)
     assert links == [("1", f"/g/{token}/hand/1"), ("2", f"/g/{token}/hand/2")], "the finisher counts no hand"
+    tap(plain_client, token, "hand/1", round="0", action="save-points", points="5")
+    sheet = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    links = re.findall(r'<a class="button primary big my-hand" data-seat="(\d)" href="([^"]+)">My cards: enter my hand</a>', sheet)
+    assert links == [("2", f"/g/{token}/hand/2")], "a hand once entered is changed from the list of hands, not offered as still to enter"
     css = plain_client.get("/static/css/app.css").get_data(as_text=True)
     assert 'body[data-my-seat="1"] .my-hand[data-seat="1"]' in css and 'body[data-my-seat="1"] .pad [data-seat="1"]' in css
     assert re.search(r"\.my-hand \{\s*display: none;", css)
