@@ -93,6 +93,11 @@ def open_hand(page: Page, seat: int) -> None:
     expect(page.locator("#keypad")).to_be_visible()
 
 
+def press_at_once(page: Page, selector: str, times: int) -> None:
+    """Press a keypad key several times within one task of the page: every press after the first comes while the first is on its way."""
+    page.evaluate("([selector, times]) => { for (let i = 0; i < times; i++) document.querySelector(selector).click(); }", [selector, times])
+
+
 def type_hand(page: Page, seat: int, total: int) -> None:
     """Enter a hand as its counted total."""
     open_hand(page, seat)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import start_game, type_hand
+from tests.browser.taps import press_at_once, start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -42,11 +42,6 @@ def tap_cards(page: Page, *faces: str) -> None:
     for count, face in enumerate(faces, start=1):
         page.locator(".keys .key", has_text=re.compile(rf"^{re.escape(face)}$")).click()
         expect(page.locator(".entered .card")).to_have_count(count)
-
-
-def press_at_once(page: Page, selector: str, times: int) -> None:
-    """Press a keypad key several times within one task of the page: every press after the first comes while the first is on its way."""
-    page.evaluate("([selector, times]) => { for (let i = 0; i < times; i++) document.querySelector(selector).click(); }", [selector, times])
 
 
 def test_keys_pressed_faster_than_the_server_answers_all_count(two_phones: tuple[Page, Page], live_server: str) -> None:

@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import PhoneMaker
-from tests.browser.taps import crossed, end_round_across, eventually, install, join_second_phone, pass_cross, start_game, tap_across
+from tests.browser.taps import (crossed, end_round_across, eventually, finish_round, install, join_second_phone, open_hand, pass_cross,
+                                press_at_once, start_game, tap_across)
 from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
 
 pytestmark = pytest.mark.browser
@@ -100,6 +101,22 @@ def test_every_form_works_over_https(new_phone: PhoneMaker, https_server: Gunico
     ben.locator("form.faq-search button[type=submit]").tap()
     expect(ben.locator("#results .hit a").first).to_have_attribute("href", re.compile(r"^/faq/auruxxx/passing-limit-and-cost"))
 
+    log = https_server.log_text()
+    assert '" 400 ' not in log and "Traceback" not in log, log[-3000:]
+
+
+def test_keys_tapped_faster_than_the_server_answers_all_count_over_https(new_phone: PhoneMaker, https_server: GunicornServer) -> None:
+    """Three 7s tapped in one burst on a hand keypad: each waiting key is sent again from the keypad's answer, form token and all, and counts."""
+    phone = secure_phone(new_phone)
+    sheet = start_game(phone, https_server.base, PLAYERS)
+    finish_round(phone, "Anna", 1)
+    open_hand(phone, 2)
+    press_at_once(phone, "#keypad button.key[value='add:n7']", 3)
+    expect(phone.locator("#keypad .entered .card")).to_have_text(["7", "7", "7"])
+    phone.locator("#keypad button[value=save]").tap()
+    phone.wait_for_url(sheet)
+    record = json.loads(phone.request.get(f"{sheet}/record.json").text())
+    assert record["open_round"]["hands"]["Cleo"]["numbers"] == [7, 7, 7]
     log = https_server.log_text()
     assert '" 400 ' not in log and "Traceback" not in log, log[-3000:]
 

@@ -22,6 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 from rules import record
 from rules.twelve_days import score as twelve_days
 from tests.browser.pictures import keep_picture
+from tests.browser.taps import press_at_once
 
 pytestmark = pytest.mark.browser
 
@@ -380,6 +381,6 @@ def test_plus_tapped_faster_than_the_server_answers_counts_every_tap(live_server
         table.quick(None)
     phone.locator("a.hand-button").first.click()
     phone.wait_for_url(re.compile(r"/final-hand/0$"))
-    phone.evaluate("() => { for (let i = 0; i < 3; i++) document.querySelector(\"button[value='more:8']\").click(); }")
+    press_at_once(phone, "button[value='more:8']", 3)
     expect(phone.locator("input[name='count-8']")).to_have_value("3")
     expect(phone.locator(".hand-total .sum")).to_have_text("3")
