@@ -51,6 +51,11 @@ def install(phone: Page) -> None:
     eventually(phone, "(url) => caches.match(url).then((kept) => !!kept)", phone.url)
 
 
+def settled(page: Page) -> None:
+    """Wait until no tap waits on the sheet: each has been answered and the answer swapped in."""
+    expect(page.locator("#sheet [data-pending]")).to_have_count(0, timeout=WAIT)
+
+
 def crossed(page: Page, seat: int) -> Locator:
     """Return the crossed boxes of a seat in the current round that the server counted (not those still waiting)."""
     return page.locator("#sheet tr.round--current .pass-boxes").nth(seat).locator(".box.crossed:not([data-pending])")

@@ -22,7 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 from rules import record
 from rules.twelve_days import score as twelve_days
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import press_at_once
+from tests.browser.taps import press_at_once, settled
 
 pytestmark = pytest.mark.browser
 
@@ -68,11 +68,16 @@ class Table:
     # --- Taps --------------------------------------------------------------------------------
 
     def post(self, button: Locator) -> None:
-        """Tap a button whose form posts with htmx, and wait for the answer to be swapped in."""
+        """Tap a button whose form posts with htmx, and wait for the answer to be swapped in.
+
+        The response alone is not enough: the outbox draws a revealed card on its face while the
+        tap waits, and swaps the server's sheet in only after reading the answer. A picker opened
+        in between would be replaced, closed, by that sheet.
+        """
         with self.page.expect_response(lambda response: response.request.method == "POST") as answer:
             button.click()
         assert answer.value.status < 400, f"tap refused: {answer.value.status}"
-        self.page.wait_for_load_state()
+        settled(self.page)
 
     def picker(self, seat: int) -> Locator:
         """Return a player's card picker, opened."""

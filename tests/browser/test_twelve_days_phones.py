@@ -7,15 +7,19 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
+from tests.browser.taps import settled
+
 pytestmark = pytest.mark.browser
 
 
 def reveal(page: Page, seat: int, card: str) -> None:
     """Open one player's card picker on this phone and tap a card.
 
-    A live refresh already on its way when the picker opens replaces the sheet, picker
-    closed; then the picker is opened again (a person would tap it again too).
+    This phone's own taps are answered first (the answer replaces the sheet). A live refresh
+    already on its way when the picker opens replaces the sheet too, picker closed; then the
+    picker is opened again (a person would tap it again too).
     """
+    settled(page)
     picker = page.locator("details.reveal").nth(seat)
     button = picker.locator(f'input[name=card][value="{card}"] + button')
     for _ in range(3):
