@@ -13,6 +13,7 @@ from sqlalchemy import select
 from models import Event, Game, db
 from tests.browser.pictures import keep_picture
 from tests.conftest import PhoneMaker
+from tests.waiting import until
 from tests.browser.taps import eventually, finish_round, install, start_game, type_hand
 
 pytestmark = pytest.mark.browser
@@ -361,6 +362,38 @@ def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
     expect(face).not_to_have_attribute("data-pending", re.compile(".*"))
     expect(face).to_have_text("7")
     expect(phone.locator("#connection")).to_be_empty()
+
+
+def test_a_picker_opened_while_a_tap_is_on_its_way_stays_open_when_the_answer_arrives(
+    new_phone: PhoneMaker, live_server: str
+) -> None:
+    """On slow Wi-Fi Ben's card is tapped and Cleo's picker opened before the answer is back: the answer leaves it open."""
+    phone = new_phone(service_workers="block")
+    start_game(phone, live_server, ["Anna", "Ben", "Cleo"], kind="12days")
+    held: list[Route] = []
+
+    def slow_wifi(route: Route) -> None:
+        """Hold the first card on its way until the test lets it go; the later ones go at once."""
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/g/[^/]+/card$"), slow_wifi)
+    ben, cleo = (phone.locator("details.reveal").nth(seat) for seat in (1, 2))
+    ben.locator("summary").click()
+    with phone.expect_request(re.compile(r"/g/[^/]+/card$")):
+        ben.locator('input[name=card][value="7"] + button').click()
+    cleo.locator("summary").click()
+    expect(cleo.locator('input[name=card][value="9"] + button')).to_be_visible()
+    until(lambda: held or phone.evaluate("false"), what="Ben's card held on its way")
+    held[0].continue_()
+    expect(ben.locator(".card-face")).not_to_have_attribute("data-pending", re.compile(".*"))
+    expect(ben.locator(".card-face")).to_have_text("7")
+    expect(cleo).to_have_attribute("open", "")
+    cleo.locator('input[name=card][value="9"] + button').click()
+    expect(cleo.locator(".card-face")).to_have_text("9")
+    expect(cleo.locator(".card-face")).not_to_have_attribute("data-pending", re.compile(".*"))
 
 
 def test_a_form_that_cannot_be_sent_says_so(new_phone: PhoneMaker, live_server: str, screenshot_dir: Path) -> None:
