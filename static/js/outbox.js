@@ -247,9 +247,24 @@
 
   // --- Sending ----------------------------------------------------------------------------------
 
+  // A picker or an explanation opened while a tap was on its way stays open when the answer
+  // replaces the sheet: the thumb is already on it. Each is found again by its kind and place.
+  function placed(root) {
+    const seen = new Map();
+    return [...root.querySelectorAll("details")].map((details) => {
+      const place = seen.get(details.className) || 0;
+      seen.set(details.className, place + 1);
+      return [`${details.className}#${place}`, details];
+    });
+  }
+
   async function swapSheet(html) {
     const current = sheet();
-    if (current) await htmx.swap({ text: html, sourceElement: current, target: current, swap: "outerHTML" });
+    if (!current) return;
+    const open = new Set(placed(current).filter(([, details]) => details.open).map(([place]) => place));
+    await htmx.swap({ text: html, sourceElement: current, target: current, swap: "outerHTML" });
+    const arrived = sheet();
+    if (arrived) placed(arrived).forEach(([place, details]) => open.has(place) && (details.open = true));
   }
 
   function timedFetch(url, options) {
