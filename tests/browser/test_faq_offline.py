@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.pictures import keep_picture
 from tests.browser.taps import eventually
@@ -33,6 +34,32 @@ def test_results_update_while_typing_without_reload(phone: Page, live_server: st
     expect(phone.locator("#results .hit").first.locator(".hit-question")).to_contain_text("Kartentausch")
     assert phone.evaluate("window.__notReloaded") is True  # the page was never reloaded
     assert phone.url == f"{live_server}/faq/auruxxx"
+
+
+def test_on_a_slow_answer_the_results_are_for_the_question_as_it_stands_now(phone: Page, live_server: str) -> None:
+    """The server is slow to answer while the player changes the question twice: the results follow the last one."""
+    phone.goto(f"{live_server}/faq/auruxxx")
+    phone.evaluate("window.__asked = 0; document.addEventListener('htmx:config:request', () => window.__asked++)")
+    held: list[Route] = []
+    released = False
+
+    def slow_server(route: Route) -> None:
+        """Hold every search until the player has typed all three questions."""
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    phone.route(re.compile(r"/faq/search\?"), slow_server)
+    box = phone.locator("#faq-q")
+    for asked, question in enumerate(("wie oft aussetzen", "Happy-Man halbiert", "Kartentausch"), start=1):
+        box.fill(question)
+        eventually(phone, "(asked) => window.__asked >= asked", asked)
+    released = True
+    for route in held:
+        route.continue_()
+    expect(phone.locator("#results .hit").first.locator(".hit-question")).to_contain_text("Kartentausch")
+    expect(phone.locator("#results")).not_to_contain_text("halbiert")
 
 
 def keep_offline(phone: Page, address: str) -> None:
