@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from hypothesis import settings
 from flask.testing import FlaskClient, FlaskCliRunner
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -22,6 +22,9 @@ from infra.config import TestConfig
 from tests.browser.taps import WAIT
 from tests.web.driver import PhoneClient
 from testbed.servers import AUDIT
+
+expect.set_options(timeout=WAIT)
+"""Every expectation in a browser test waits as long as a tap may take on a busy machine (Playwright's own default is 5 s); it ends as soon as it holds."""
 
 settings.register_profile("busy-machine", deadline=None)
 settings.load_profile("busy-machine")

@@ -69,6 +69,12 @@ def headings(page: Page) -> list[str]:
     return [] if count == 1 else [f"{count} h1 headings"]
 
 
+def redrawn(page: Page) -> None:
+    """Wait until the page has drawn two more frames: a script that observes a size change (static/js/fit.js) has answered it."""
+    page.evaluate("() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))")
+
+
 def enlarge_text(page: Page) -> None:
     """Set the page's text to 200 %, as a phone's accessibility setting does (the page must still work)."""
     page.evaluate("document.documentElement.style.fontSize = '200%'")
+    redrawn(page)

@@ -9,6 +9,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, Playwright
 from werkzeug.serving import make_server
 
+from tests.browser.taps import WAIT
 from tests.conftest import migrated_app
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -41,6 +42,7 @@ def live_server(live_app: Flask) -> Iterator[str]:
 def phone(browser: Browser, playwright: Playwright) -> Iterator[Page]:
     """Open a page on an emulated Pixel 7 whose browser prefers German."""
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
+    context.set_default_timeout(WAIT)
     page = context.new_page()
     yield page
     context.close()

@@ -19,14 +19,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 
 from rules import record
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import crossed, finish_round, give_figure, open_hand, pass_cross, type_hand
+from tests.browser.taps import WAIT, crossed, finish_round, give_figure, open_hand, pass_cross, type_hand
 
 pytestmark = pytest.mark.browser
 
 HOUSE_RULES = {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"}
 MIN_TARGET = 44
-ACTION_TIMEOUT = 5_000
-"""Milliseconds a tap may wait for its target: a local server answers in far less."""
+ACTION_TIMEOUT = WAIT
+"""Milliseconds a tap may wait for its target: a local server answers in far less, a busy machine may take longer."""
 
 
 # --- Fixtures ------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
-from tests.browser.checks import axe_problems, enlarge_text, headings, sideways_scroll, small_targets
-from tests.browser.taps import start_game
+from tests.browser.checks import axe_problems, enlarge_text, headings, redrawn, sideways_scroll, small_targets
+from tests.browser.taps import settled, start_game
 from tests.examples import finished_auruxxx, twelve_days
 
 pytestmark = pytest.mark.browser
@@ -38,8 +38,10 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
     playing = start_game(page, base, PLAYERS)
     page.locator("button.pass-boxes").first.click()
     page.locator(".pass-boxes .box.crossed").first.wait_for()
+    settled(page)
     page.locator(".give-figure").nth(2).click()
     page.locator(".holder").wait_for()
+    settled(page)
     page.locator("a[href$='/finish']").first.click()
     page.wait_for_url(re.compile(r"/finish$"))
     finish = page.url
@@ -109,6 +111,7 @@ def test_every_page_passes_the_phone_checks_in_light_and_dark(
             found += [f"dark: {problem}" for problem in axe_problems(page, rules=("color-contrast",))]
             found += headings(page) + small_targets(page)
             page.set_viewport_size({"width": 360, "height": 740})
+            redrawn(page)
             found += [f"360 px: {problem}" for problem in sideways_scroll(page)]
             page.set_viewport_size({"width": 412, "height": 839})
             enlarge_text(page)

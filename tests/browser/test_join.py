@@ -34,7 +34,7 @@ def scan(element: Locator, path: Path) -> str:
 
 def open_live(page: Page, url: str) -> None:
     """Open a sheet and wait until it has opened its live stream."""
-    with page.expect_request(re.compile(r"/live\?"), timeout=5_000):
+    with page.expect_request(re.compile(r"/live\?"), timeout=LIVE_MS):
         page.goto(url)
 
 

@@ -14,7 +14,7 @@ from models import Event, Game, db
 from tests.browser.pictures import keep_picture
 from tests.conftest import PhoneMaker
 from tests.waiting import until
-from tests.browser.taps import eventually, finish_round, install, start_game, type_hand
+from tests.browser.taps import eventually, finish_round, install, settled, start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -28,6 +28,10 @@ def pass_events(app: Flask, sheet: str) -> list[Event]:
         events = list(db.session.scalars(select(Event).where(Event.game_id == game.id, Event.kind == "pass")))
         db.session.remove()
         return events
+
+
+RETRIES_MS = 20_000
+"""How long a tap may take through the outbox's waits between tries (2 s, then 4 s) and the tries themselves."""
 
 
 def crosses(phone: Page, seat: int) -> Locator:
@@ -90,6 +94,7 @@ def test_undo_while_taps_wait_takes_back_the_last_waiting_tap_on_the_phone(
     expect(crosses(anna, 2)).to_have_count(1)
     undo = anna.locator("button.undo")
     expect(undo).to_contain_text("Kreuz für Cleo")
+    settled(anna)  # the cross can show by the live push before the tap's own answer is in
 
     anna.context.set_offline(True)
     anna.locator(".pass-boxes").nth(0).click()
@@ -131,6 +136,7 @@ def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw
     expect(crosses(anna, 1)).to_have_count(1)
     anna.locator(".give-figure").nth(2).click()  # the tap's answer
     expect(anna.locator(".happy-man-row td").nth(2).locator(".holder")).to_have_count(1)
+    settled(anna)
     seen_at = anna.locator("#sheet").get_attribute("data-as-of")
 
     anna.context.set_offline(True)  # right away: no moment to fetch the sheet once more
@@ -236,6 +242,7 @@ def test_a_queued_tap_the_server_refuses_is_reported_and_the_others_still_go(
     for count in range(1, 4):
         ben.locator(".pass-boxes").nth(2).click()
         expect(crosses(ben, 2)).to_have_count(count)
+    settled(ben)  # the last cross can show by the live push before its own answer replaces the sheet
 
     anna.context.set_offline(False)
     notice = anna.locator("#notices .notice")
@@ -292,6 +299,7 @@ def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker
     for count in range(1, 4):
         boxes.click()
         expect(crosses(phone, 0)).to_have_count(count)
+        settled(phone)
     boxes.click()
     notice = phone.locator("#notices .notice")
     expect(notice).to_contain_text("Nicht gezählt: Runde 1: Kreuz für Anna")
@@ -322,10 +330,10 @@ def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_
     phone.locator(".pass-boxes").nth(0).click()
     expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
     expect(phone.locator(".box[data-pending]")).to_have_count(1)
-    expect(phone.locator("#connection")).to_contain_text("Serverfehler – 1 Änderung wartet")
+    expect(phone.locator("#connection")).to_contain_text("Serverfehler – 1 Änderung wartet", timeout=RETRIES_MS)
     expect(phone.locator(".box[data-pending]")).to_have_count(1)
     expect(crosses(phone, 0)).to_have_count(1)  # sent again on its own a moment later
-    expect(phone.locator("#connection")).to_be_empty()
+    expect(phone.locator("#connection")).to_be_empty(timeout=RETRIES_MS)
     assert len(tries) == 3 and len(set(tries)) == 1 and all(tries)  # one key for every try
     assert len(pass_events(live_app, sheet)) == 1
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
-from tests.browser.checks import small_targets
+from tests.browser.checks import redrawn, small_targets
 from tests.browser.pictures import keep_picture
 
 pytestmark = pytest.mark.browser
@@ -153,6 +153,7 @@ def looked_at(page: Page, url: str, *, text: str | None) -> list[str]:
     if text:
         page.evaluate("size => { document.documentElement.style.fontSize = size; }", text)
     page.locator("#sheet .pad").first.wait_for()
+    redrawn(page)  # the names are fitted again when the pad's size is observed to change
     found: list[str] = page.evaluate(NUMBERS) + page.evaluate(NAMES)
     return found
 

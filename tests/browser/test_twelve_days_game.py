@@ -22,13 +22,13 @@ from playwright.sync_api import Locator, Page, expect
 from rules import record
 from rules.twelve_days import score as twelve_days
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import press_at_once, settled
+from tests.browser.taps import WAIT, press_at_once, settled
 
 pytestmark = pytest.mark.browser
 
 S, M = "santa", "mrs_claus"
 LABELS = {S: "Santa", M: "Mrs. Claus"}
-TIMEOUT = 5_000
+TIMEOUT = WAIT
 
 
 def label(card: int | str) -> str:

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
-from tests.browser.taps import settled
+from tests.browser.taps import WAIT, settled
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ def reveal(page: Page, seat: int, card: str) -> None:
         if picker.get_attribute("open") is None:
             picker.locator("summary").click()
         try:
-            expect(button).to_be_visible(timeout=5_000)
+            expect(button).to_be_visible(timeout=WAIT)
         except AssertionError:
             continue
         break
@@ -42,7 +42,7 @@ def test_each_phone_reveals_its_own_card_and_the_day_resolves(browser: Browser, 
         anna.locator("input[name=player]").nth(seat).fill(name)
     anna.locator("button[value=start]").click()
     anna.wait_for_url(re.compile(r"/g/[^/]+$"))
-    with ben.expect_request(re.compile(r"/live\?"), timeout=5_000):
+    with ben.expect_request(re.compile(r"/live\?"), timeout=WAIT):
         ben.goto(anna.url)
 
     reveal(ben, 1, "3")
