@@ -9,6 +9,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, Playwright
 from werkzeug.serving import make_server
 
+from faq.shared import warm
 from tests.browser.taps import WAIT
 from tests.conftest import migrated_app
 
@@ -27,7 +28,11 @@ def live_server(live_app: Flask) -> Iterator[str]:
 
     The emulated phones run on this machine and reach the server on the loopback, so that is
     the "network address" the join page gives them (a real phone would get the LAN address).
+    The rules FAQ is built first, as a deployed server builds it before its workers start
+    (``serving.hooks``): built on a phone's first question or service-worker install instead,
+    it would take seconds of CPU in the middle of a test.
     """
+    warm()
     server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     with pytest.MonkeyPatch.context() as patch:
