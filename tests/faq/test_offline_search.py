@@ -19,6 +19,7 @@ import pytest
 from faq.content import Entry, Question, load, load_questions
 from faq.evaluation import questions
 from faq.search import Index
+from faq.shared import offline_json
 from tests.waiting import PATIENCE_SECONDS
 
 HERE = Path(__file__).resolve().parent
@@ -35,24 +36,40 @@ def index() -> Index:
     return Index(entries, examples=load_questions(entries=entries))
 
 
-def offline_top(index: Index, asked: list[dict[str, str]], limit: int = 3) -> list[list[str]]:
-    """Return the ids the offline search finds for each question, run by node on the shipped index."""
+def offline_search(index: Index, asked: list[dict[str, str]], limit: int = 3) -> subprocess.Popen[str]:
+    """Start node on the offline search of the shipped index (as the server sends it, made once per index) for the questions."""
     node = shutil.which("node")
     assert node, "node is needed to run the offline search (the Makefile installs it with npm)"
-    data = json.dumps({"index": index.offline(), "asked": asked, "limit": limit})
-    done = subprocess.run([node, str(RUNNER)], input=data, capture_output=True, text=True, timeout=PATIENCE_SECONDS * 4, check=True)
-    found: list[list[str]] = json.loads(done.stdout)
+    search = subprocess.Popen([node, str(RUNNER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert search.stdin is not None
+    search.stdin.write(f'{{"index":{offline_json(index)},"asked":{json.dumps(asked)},"limit":{limit}}}')
+    search.stdin.close()
+    return search
+
+
+def offline_top(index: Index, asked: list[dict[str, str]], limit: int = 3, search: subprocess.Popen[str] | None = None) -> list[list[str]]:
+    """Return the ids the offline search finds for each question, run by node (started already, or now)."""
+    search = search or offline_search(index, asked, limit)
+    assert search.stdout is not None and search.stderr is not None
+    output, problems = search.stdout.read(), search.stderr.read()
+    assert search.wait(timeout=PATIENCE_SECONDS * 4) == 0, problems
+    found: list[list[str]] = json.loads(output)
     return found
 
 
 def agreement(index: Index, asked: list[dict[str, str]], limit: int = 3) -> tuple[float, list[str]]:
-    """Return the share of questions whose top results are the same, in the same order, and the differences."""
-    offline = offline_top(index, asked, limit)
-    differences = []
-    for question, other in zip(asked, offline, strict=True):
-        server = [hit.entry.id for hit in index.search(question["q"], game=question["game"], lang=question["lang"], limit=limit)]
-        if server != other:
-            differences.append(f"{question['game']}/{question['lang']} {question['q']!r}: server {server}, offline {other}")
+    """Return the share of questions whose top results are the same, in the same order, and the differences.
+
+    Node searches while the server's search answers here: the two take about as long.
+    """
+    search = offline_search(index, asked, limit)
+    server = [[hit.entry.id for hit in index.search(q["q"], game=q["game"], lang=q["lang"], limit=limit)] for q in asked]
+    offline = offline_top(index, asked, limit, search)
+    differences = [
+        f"{question['game']}/{question['lang']} {question['q']!r}: server {ours}, offline {other}"
+        for question, ours, other in zip(asked, server, offline, strict=True)
+        if ours != other
+    ]
     return 1 - len(differences) / len(asked), differences
 
 
