@@ -373,7 +373,7 @@ def test_a_card_revealed_offline_shows_on_its_face_until_it_is_counted(
 
 
 def test_a_picker_opened_while_a_tap_is_on_its_way_stays_open_when_the_answer_arrives(
-    new_phone: PhoneMaker, live_server: str
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
 ) -> None:
     """On slow Wi-Fi Ben's card is tapped and Cleo's picker opened before the answer is back: the answer leaves it open."""
     phone = new_phone(service_workers="block")
@@ -399,6 +399,7 @@ def test_a_picker_opened_while_a_tap_is_on_its_way_stays_open_when_the_answer_ar
     expect(ben.locator(".card-face")).not_to_have_attribute("data-pending", re.compile(".*"))
     expect(ben.locator(".card-face")).to_have_text("7")
     expect(cleo).to_have_attribute("open", "")
+    keep_picture(phone, str(screenshot_dir / "pwa-12days-picker-stays-open.png"))
     cleo.locator('input[name=card][value="9"] + button').click()
     expect(cleo.locator(".card-face")).to_have_text("9")
     expect(cleo.locator(".card-face")).not_to_have_attribute("data-pending", re.compile(".*"))
