@@ -35,6 +35,8 @@ build: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) rsvg-convert
 
 # The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
 test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server rsvg-convert
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto --dist loadfile
 

@@ -12,11 +12,28 @@ from werkzeug.routing import MapAdapter
 
 from infra.cli import score_command
 from infra.config import Config, apply_engine_defaults, apply_instance_defaults
-from infra.redaction import redact_records_of
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
+from infra.redaction import redact_records_of
 from models import configure_engine, db
 from views import (
-    addresses, assets, errors, evening, faq, games, health, home, join, language, live, pwa, records, result_card, seats, security, taps, theme,
+    addresses,
+    assets,
+    errors,
+    evening,
+    faq,
+    games,
+    health,
+    home,
+    join,
+    language,
+    live,
+    pwa,
+    records,
+    result_card,
+    seats,
+    security,
+    taps,
+    theme,
 )
 from views.sheets import SHEETS
 
@@ -43,9 +60,7 @@ class Tischblock(Flask):
         **values: Any,
     ) -> str:
         """Return an address within the site, unless ``_external`` asks for the whole URL (which needs a request to know the host)."""
-        return super().url_for(
-            endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=bool(_external or _scheme), **values
-        )
+        return super().url_for(endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=bool(_external or _scheme), **values)
 
 
 def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:

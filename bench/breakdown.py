@@ -59,7 +59,13 @@ class Breakdown:
         seconds = float(step.seconds) or 1.0
         cpu_ms = float(step.server_cpu) * seconds * 1000
         taps = len(step.taps) + step.tap_failures
-        per = {"tap: render (answer and push)": taps, "tap: store": taps, "tap: answer": taps, "reconnect: open a stream": len(step.reconnects), "push: render": taps}
+        per = {
+            "tap: render (answer and push)": taps,
+            "tap: store": taps,
+            "tap: answer": taps,
+            "reconnect: open a stream": len(step.reconnects),
+            "push: render": taps,
+        }
         for name, _ in (*BUCKETS, (OTHER, ())):
             share = self.buckets[name] / max(1, self.samples)
             line = f"{indent}{name:40s} {share:6.1%}  {share * cpu_ms / seconds / 1000:5.2f} CPU s/s"
@@ -68,7 +74,11 @@ class Breakdown:
             if name.startswith("open streams") and step.open_at_end:
                 line += f"   {share * cpu_ms / seconds / step.open_at_end * 1000:6.1f} µs per open sheet per second"
             if name == "tick":
-                line += f"   {share * cpu_ms / seconds / step.ticks_per_second * 1000:6.1f} µs per tick" if getattr(step, "ticks_per_second", 0) else ""
+                line += (
+                    f"   {share * cpu_ms / seconds / step.ticks_per_second * 1000:6.1f} µs per tick"
+                    if getattr(step, "ticks_per_second", 0)
+                    else ""
+                )
             print(line)
 
 

@@ -25,8 +25,8 @@ import argparse
 import json
 import shutil
 import sqlite3
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 import zlib
@@ -56,8 +56,10 @@ def goal_note(rates: Rates) -> str:
 
 def report_set(name: str, where: str, outcomes: list[Outcome], *, list_misses: bool = True) -> list[Outcome]:
     """Print one set's rates per game and language against the goals, by kind of question, and its misses if asked."""
-    print(f"\n== {name} set ({where}): {len(outcomes)} questions; "
-          f"goals top-1 >= {TOP1_GOAL:.0%}, top-3 >= {TOP3_GOAL:.0%} per game and language")
+    print(
+        f"\n== {name} set ({where}): {len(outcomes)} questions; "
+        f"goals top-1 >= {TOP1_GOAL:.0%}, top-3 >= {TOP3_GOAL:.0%} per game and language"
+    )
     print(f"{'game':<9} {'lang':<4} {'n':>4} {'top-1':>7} {'top-3':>7}  goal")
     for (game, lang), group in sorted(by_section(outcomes).items()):
         rates = Rates.of(group)
@@ -69,8 +71,10 @@ def report_set(name: str, where: str, outcomes: list[Outcome], *, list_misses: b
         print(f"\nby kind of question{'':<6} {'n':>4} {'top-1':>7} {'top-3':>7} {'not in 3':>9} {'not 1st':>8}")
         for kind, group in sorted(kinds.items(), key=lambda item: Rates.of(item[1]).top1):
             rates = Rates.of(group)
-            print(f"  {kind:<23} {rates.count:>4} {rates.top1:>7.1%} {rates.top3:>7.1%} "
-                  f"{sum(not o.top3 for o in group):>9} {sum(not o.top1 for o in group):>8}")
+            print(
+                f"  {kind:<23} {rates.count:>4} {rates.top1:>7.1%} {rates.top3:>7.1%} "
+                f"{sum(not o.top3 for o in group):>9} {sum(not o.top1 for o in group):>8}"
+            )
     misses = [o for o in outcomes if not o.top3]
     near = [o for o in outcomes if o.top3 and not o.top1]
     if not list_misses:
@@ -113,8 +117,9 @@ def report_agreement(index: Index, name: str, outcomes: list[Outcome]) -> None:
     data = json.dumps({"index": index.offline(), "asked": asked, "limit": 3})
     offline = json.loads(subprocess.run([node, str(OFFLINE_RUNNER)], input=data, capture_output=True, text=True, check=True).stdout)
     same = sum(list(o.found) == found for o, found in zip(server, offline))
-    print(f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} {name} questions "
-          f"({same / len(outcomes):.1%})")
+    print(
+        f"\noffline search (browser) returns the server's top 3 for {same} of {len(outcomes)} {name} questions ({same / len(outcomes):.1%})"
+    )
 
 
 def report_folds(folds: int) -> int:
@@ -183,8 +188,10 @@ def report_latency(index: Index, taught: list[Question], repeat: int) -> int:
     print(f"{'search (first run)':<22} {statistics.median(first):>10.3f} {percentile(first, 0.95):>10.3f} {max(first):>10.3f}")
     print(f"{'search (repeated)':<22} {statistics.median(warm):>10.3f} {percentile(warm, 0.95):>10.3f} {max(warm):>10.3f}")
     print(f"{'floor: SELECT 1':<22} {floor_median:>10.4f} {percentile(floor, 0.95):>10.4f} {max(floor):>10.4f}")
-    print(f"ratio search/floor (median): first run {statistics.median(first) / floor_median:,.0f}x, "
-          f"repeated {statistics.median(warm) / floor_median:,.0f}x")
+    print(
+        f"ratio search/floor (median): first run {statistics.median(first) / floor_median:,.0f}x, "
+        f"repeated {statistics.median(warm) / floor_median:,.0f}x"
+    )
     print(f"budget 50 ms: p95 first run {percentile(first, 0.95) / 50:.1%} of it, max {max(first + warm):.2f} ms")
     print("slowest tuning queries (median ms):")
     for ms, text in sorted(slowest, reverse=True)[:5]:

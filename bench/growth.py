@@ -52,16 +52,40 @@ def store_games(database_url: str, count: int) -> None:
         first = int(connection.scalar(select(func.coalesce(func.max(Game.id), 0))) or 0) + 1
         for start in range(first, first + count, BATCH):
             ids = range(start, min(start + BATCH, first + count))
-            connection.execute(insert(Game), [
-                {"id": i, "token": secrets.token_urlsafe(24), "read_token": secrets.token_urlsafe(24), "kind": "auruxxx",
-                 "variant": "standard", "house_rules": {}, "first_dealer": 0, "created_at": now} for i in ids
-            ])
+            connection.execute(
+                insert(Game),
+                [
+                    {
+                        "id": i,
+                        "token": secrets.token_urlsafe(24),
+                        "read_token": secrets.token_urlsafe(24),
+                        "kind": "auruxxx",
+                        "variant": "standard",
+                        "house_rules": {},
+                        "first_dealer": 0,
+                        "created_at": now,
+                    }
+                    for i in ids
+                ],
+            )
             connection.execute(insert(Player), [{"game_id": i, "seat": s, "name": n} for i in ids for s, n in enumerate(PLAYERS)])
-            connection.execute(insert(Event), [
-                {"game_id": i, "seq": 2 * s + c + 1, "kind": "pass", "payload": {"round": 0, "player": n},
-                 "device": None, "created_at": now, "idempotency_key": uuid.uuid4().hex}
-                for i in ids for s, n in enumerate(PLAYERS) for c in range(2)
-            ])
+            connection.execute(
+                insert(Event),
+                [
+                    {
+                        "game_id": i,
+                        "seq": 2 * s + c + 1,
+                        "kind": "pass",
+                        "payload": {"round": 0, "player": n},
+                        "device": None,
+                        "created_at": now,
+                        "idempotency_key": uuid.uuid4().hex,
+                    }
+                    for i in ids
+                    for s, n in enumerate(PLAYERS)
+                    for c in range(2)
+                ],
+            )
     engine.dispose()
 
 
@@ -75,11 +99,21 @@ def long_game(database_url: str, token: str, events: int) -> None:
     now = datetime.now(UTC)
     with engine.begin() as connection:
         game_id = connection.scalar(select(Game.id).where(Game.token == token))
-        connection.execute(insert(Event), [
-            {"game_id": game_id, "seq": seq, "kind": "happy_man", "payload": {"round": 0, "player": PLAYERS[seq % 3]},
-             "device": None, "created_at": now, "idempotency_key": uuid.uuid4().hex}
-            for seq in range(1, events + 1)
-        ])
+        connection.execute(
+            insert(Event),
+            [
+                {
+                    "game_id": game_id,
+                    "seq": seq,
+                    "kind": "happy_man",
+                    "payload": {"round": 0, "player": PLAYERS[seq % 3]},
+                    "device": None,
+                    "created_at": now,
+                    "idempotency_key": uuid.uuid4().hex,
+                }
+                for seq in range(1, events + 1)
+            ],
+        )
     engine.dispose()
 
 
@@ -164,7 +198,9 @@ def main() -> int:
         print(f"  {name:24s} {median:7.1f} ms   floor {floor_ms:7.1f} ms   {median / floor_ms:5.2f}×")
     stored = max(m / f for name, f, m in figures if "stored" in name)
     long_name, long_floor, long_median = figures[-1]
-    print(f"  goal: tap flat within {STORED_GOAL}× as the database grows: largest ratio {stored:.2f}×: {'met' if stored <= STORED_GOAL else 'MISSED'}")
+    print(
+        f"  goal: tap flat within {STORED_GOAL}× as the database grows: largest ratio {stored:.2f}×: {'met' if stored <= STORED_GOAL else 'MISSED'}"
+    )
     long_ratio = long_median / long_floor
     print(
         f"  goal: a tap in {long_name} ≤ {LONG_GAME_GOAL}× a tap in a new game: {long_ratio:.2f}×"

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from testbed.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
 from testbed.phones import Phone, new_auruxxx_game  # noqa: E402
+from testbed.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYERS = ["Anna", "Ben", "Cleo"]

@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -356,7 +356,7 @@ def address_of(index: int) -> str:
 
 def raise_open_files() -> int:
     """Raise this process's limit of open files to the hard limit (the servers it starts inherit it)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return hard
 
@@ -391,7 +391,9 @@ def own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def measure(load: Load, sheets: int, seconds: float, tap_every: float, timed_every: float, workers: list[int], profile: Path | None) -> Step:
+async def measure(
+    load: Load, sheets: int, seconds: float, tap_every: float, timed_every: float, workers: list[int], profile: Path | None
+) -> Step:
     """Let every table tap for ``seconds`` while the floor is asked; return what the step measured."""
     step = Step(sheets, seconds)
     spies = [spy(pid, seconds, profile / f"{sheets}-{pid}.txt") for pid in workers] if profile else []
@@ -416,7 +418,21 @@ async def measure(load: Load, sheets: int, seconds: float, tap_every: float, tim
 def spy(pid: int, seconds: float, output: Path) -> subprocess.Popen[bytes]:
     """Start py-spy on a worker for the step's duration (collapsed stacks; it samples without stopping the worker)."""
     py_spy = str(Path(sys.executable).with_name("py-spy"))
-    argv = [py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100", "--nonblocking", "--format", "raw", "--output", str(output)]
+    argv = [
+        py_spy,
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(int(seconds)),
+        "--rate",
+        "100",
+        "--nonblocking",
+        "--format",
+        "raw",
+        "--output",
+        str(output),
+    ]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -577,7 +593,9 @@ def goals(results: dict[str, list[Step]]) -> None:
                 f" ({median(worst.pushes):.1f} ms against {median(worst.timed_taps):.1f} ms at {worst.sheets:,d}): {verdict(ratio <= PUSH_RATIO_GOAL)}"
             )
         memory = top.memory_kb
-        print(f"  {name}: server memory ≤ {MEMORY_GOAL_KB:.0f} KB per open sheet: {memory:.1f} KB at {top.sheets:,d}: {verdict(memory <= MEMORY_GOAL_KB)}")
+        print(
+            f"  {name}: server memory ≤ {MEMORY_GOAL_KB:.0f} KB per open sheet: {memory:.1f} KB at {top.sheets:,d}: {verdict(memory <= MEMORY_GOAL_KB)}"
+        )
     sqlite, postgresql = results.get("SQLite"), results.get("PostgreSQL")
     if sqlite and postgresql:
         ratios = []
@@ -587,7 +605,9 @@ def goals(results: dict[str, list[Step]]) -> None:
         if ratios:
             text = ", ".join(f"{sheets:,d}: {p50:.2f}× [{p95:.2f}×]" for p50, p95, sheets in ratios)
             worst = max(max(p50, p95) for p50, p95, _ in ratios)
-            print(f"  PostgreSQL tap within {POSTGRESQL_RATIO_GOAL}× of SQLite at every step (p50 [p95]): {text}: {verdict(worst <= POSTGRESQL_RATIO_GOAL)}")
+            print(
+                f"  PostgreSQL tap within {POSTGRESQL_RATIO_GOAL}× of SQLite at every step (p50 [p95]): {text}: {verdict(worst <= POSTGRESQL_RATIO_GOAL)}"
+            )
 
 
 SETUPS = ("sqlite", "postgresql", "two-servers")
@@ -620,7 +640,9 @@ def main() -> int:
                 if "postgresql" in args.setups:
                     results["PostgreSQL"] = bench("PostgreSQL", cluster.url, 1, folder, steps, args, settings)
                 if "two-servers" in args.setups:
-                    results["two servers, one PostgreSQL"] = bench("two servers, one PostgreSQL", cluster.url, 2, folder, steps, args, settings)
+                    results["two servers, one PostgreSQL"] = bench(
+                        "two servers, one PostgreSQL", cluster.url, 2, folder, steps, args, settings
+                    )
             finally:
                 cluster.stop()
     goals(results)

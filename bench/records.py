@@ -103,7 +103,9 @@ def main() -> int:
             floors.append(timed(lambda: json.loads(text)))
         answered, floor = statistics.median(answers), statistics.median(floors)
         worst = max(worst, answered / floor)
-        print(f"  {name:15s} {len(text) / 1e6:5.1f} MB  {answered:6.3f} s   json.loads {floor:6.3f} s   {answered / floor:5.2f}×   ({answer[:90]})")
+        print(
+            f"  {name:15s} {len(text) / 1e6:5.1f} MB  {answered:6.3f} s   json.loads {floor:6.3f} s   {answered / floor:5.2f}×   ({answer[:90]})"
+        )
     print(f"  largest ratio {worst:.2f}×")
     return 0
 

@@ -184,12 +184,12 @@ def timing_parts(split: Split) -> Iterator[None]:
         finally:
             split.render += time.thread_time() - began
 
-    setattr(taps, "append_events", timed_append)  # the name the tap views call it by
+    taps.append_events = timed_append  # the name the tap views call it by
     live.Shipping.__call__ = timed_ship  # type: ignore[method-assign]
     try:
         yield
     finally:
-        setattr(taps, "append_events", append_events)
+        taps.append_events = append_events
         live.Shipping.__call__ = ship  # type: ignore[method-assign]
 
 
@@ -244,7 +244,9 @@ def report(name: str, figures: Figures) -> tuple[float, float]:
     for game, parts in figures.games.items():
         split = " / ".join(f"{statistics.median(values):.2f}" for values in (parts.store, parts.render, parts.answer))
         median = statistics.median(parts.tap)
-        print(f"    {game:8s} tap {median:6.2f} ms ({median / floor:4.1f}× the floor)   store / render / answer {split} ms   ({len(parts.tap)} taps)")
+        print(
+            f"    {game:8s} tap {median:6.2f} ms ({median / floor:4.1f}× the floor)   store / render / answer {split} ms   ({len(parts.tap)} taps)"
+        )
     return tap, floor
 
 

@@ -56,7 +56,11 @@ def load_outline(path: Path, problems: list[str]) -> Outline | None:
     raw_topics = data.get("topic")
     for index, raw in enumerate(raw_topics if isinstance(raw_topics, list) else []):
         titles = {lang: raw.get(lang) for lang in LANGUAGES} if isinstance(raw, dict) else {}
-        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not all(isinstance(t, str) and t.strip() for t in titles.values()):
+        if (
+            not isinstance(raw, dict)
+            or not isinstance(raw.get("id"), str)
+            or not all(isinstance(t, str) and t.strip() for t in titles.values())
+        ):
             problems.append(f"{name}: topic[{index}]: an id and a title in {', '.join(LANGUAGES)}")
             continue
         topics[raw["id"]] = {lang: str(title).strip() for lang, title in titles.items()}
@@ -134,7 +138,7 @@ def _entry(outline: Outline, lang: str, raw: Any, place: str, problems: list[str
         controls = []
     if not isinstance(raw.get("page", ""), str):
         problems.append(f"{place}.page: the rulebook page as text")
-    if any(problem.startswith(place + ".") or problem.startswith(place + ":") for problem in problems):
+    if any(problem.startswith((place + ".", place + ":")) for problem in problems):
         return None
     return Entry(
         id=raw["id"],
@@ -228,10 +232,16 @@ def read_questions(path: Path, entries: Iterable[Entry], problems: list[str], ga
             continue
         asked, expect, kinds_of = raw["q"], raw["expect"], raw.get("kinds", [])
         if not isinstance(raw["game"], str) or (game is not None and raw["game"] != game) or raw["lang"] not in LANGUAGES:
-            problems.append(f"{place}: game {raw['game']!r} and lang {raw['lang']!r} must be {game or 'a game'} and one of {', '.join(LANGUAGES)}")
+            problems.append(
+                f"{place}: game {raw['game']!r} and lang {raw['lang']!r} must be {game or 'a game'} and one of {', '.join(LANGUAGES)}"
+            )
         elif not isinstance(asked, str) or not asked.strip():
             problems.append(f"{place}.q: needs text")
-        elif not isinstance(expect, list) or not expect or not all(isinstance(i, str) and (raw["game"], raw["lang"], i) in known for i in expect):
+        elif (
+            not isinstance(expect, list)
+            or not expect
+            or not all(isinstance(i, str) and (raw["game"], raw["lang"], i) in known for i in expect)
+        ):
             problems.append(f"{place}.expect: ids of {raw['game']} entries in {raw['lang']}, got {expect!r}")
         elif not isinstance(kinds_of, list) or not all(isinstance(kind, str) and kind in KINDS for kind in kinds_of):
             problems.append(f"{place}.kinds: only {', '.join(KINDS)}")

@@ -74,10 +74,7 @@ def questions(path: Path, entries: Iterable[Entry] | None = None) -> list[Questi
 
 def evaluate(index: Index, asked: Iterable[Question], limit: int = 3) -> list[Outcome]:
     """Return what the search finds for every question."""
-    return [
-        Outcome(q, tuple(h.entry.id for h in index.search(q.q, game=q.game, lang=q.lang, limit=limit)))
-        for q in asked
-    ]
+    return [Outcome(q, tuple(h.entry.id for h in index.search(q.q, game=q.game, lang=q.lang, limit=limit))) for q in asked]
 
 
 def fold_of(question: Question, folds: int = FOLDS) -> int:

@@ -67,12 +67,15 @@ class Learned:
 
     def offline(self) -> dict[str, object]:
         """Return the model for the browser."""
-        return {"unseen": list(self.unseen),
-                "seen": {name: [[at, likelier] for at, likelier in found.items()] for name, found in sorted(self.seen.items())}}
+        return {
+            "unseen": list(self.unseen),
+            "seen": {name: [[at, likelier] for at, likelier in found.items()] for name, found in sorted(self.seen.items())},
+        }
 
 
-def learn(taught: Iterable[tuple[Features, Sequence[int]]], entries: int, smoothing: float = SMOOTHING,
-          least: int = LEAST_TEXTS) -> Learned:
+def learn(
+    taught: Iterable[tuple[Features, Sequence[int]]], entries: int, smoothing: float = SMOOTHING, least: int = LEAST_TEXTS
+) -> Learned:
     """Return the model taught by questions, each with its features and the positions of the entries that answer it.
 
     A question that two entries answer teaches both. Only the features ``least`` of the questions hold are learnt.
@@ -87,8 +90,9 @@ def learn(taught: Iterable[tuple[Features, Sequence[int]]], entries: int, smooth
                 if name in names:
                     counts[at][name] += value
     size = len(names)
-    unseen = tuple(round(math.log(smoothing / (sum(counts[at].values()) + smoothing * size)), PLACES) if size else 0.0
-                   for at in range(entries))
+    unseen = tuple(
+        round(math.log(smoothing / (sum(counts[at].values()) + smoothing * size)), PLACES) if size else 0.0 for at in range(entries)
+    )
     seen: dict[str, dict[int, float]] = defaultdict(dict)
     for at in range(entries):
         for name, count in counts[at].items():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from num2words import num2words
 
-CARDINALS = (*range(0, 21), *range(30, 101, 10))
+CARDINALS = (*range(21), *range(30, 101, 10))
 """Every number a card, a day, a score or a count in the FAQ is likely to be said as, with the names of its cards."""
 COMPOUNDS = tuple(number for number in range(21, 100) if number % 10)
 """Scores said in words ("fünfundvierzig"): no card bears them, so they have no card names. English writes them
@@ -64,4 +64,3 @@ def number_words(lang: str, fold: Callable[[str], str]) -> dict[str, str]:
         for form in (stem, *(word + ending for ending in ORDINAL_ENDINGS[lang])):
             found.setdefault(form, str(number))
     return {form: digits for form, digits in found.items() if form.isalnum()}
-

@@ -40,7 +40,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -68,8 +68,26 @@ NAMED_AMONG_OTHERS = 1.0
 says what it is about in one word, the rest is the situation."""
 APP_TOPIC = "app"
 """The topic of the entries about using the app rather than the rules."""
-APP_WORDS = ("app", "tischblock", "tap", "tippen", "antippen", "phone", "handy", "screen", "bildschirm", "display", "button", "knopf",
-             "eingeben", "eintragen", "enter", "type", "speichern", "save")
+APP_WORDS = (
+    "app",
+    "tischblock",
+    "tap",
+    "tippen",
+    "antippen",
+    "phone",
+    "handy",
+    "screen",
+    "bildschirm",
+    "display",
+    "button",
+    "knopf",
+    "eingeben",
+    "eintragen",
+    "enter",
+    "type",
+    "speichern",
+    "save",
+)
 """Words that say a question is about the app: an app entry's name that rules entries use too ("Variante", "final hand",
 "Rundenende") names the app entry only in a question that says one of these, else it asks the rule."""
 NAMED_PART = 0.5
@@ -136,8 +154,10 @@ VERB_AT = 4
 """The finite verb of a clause stands among its first words ("Wer teilt", "Teilt man", "Wie viele Karten teilt man")."""
 SEPARATED_ENDINGS = ("", "e", "st", "t", "et", "en", "n")
 """The endings cut from a joined verb ("austeilt") to find it among the known words and stems ("austeil"), which it becomes."""
-CONJUNCTIONS = {"de": ("und", "oder", "aber", "sondern", "dass", "weil", "wenn", "ob", "falls", "bevor", "nachdem", "sobald", "obwohl", "damit"),
-                "en": ()}
+CONJUNCTIONS = {
+    "de": ("und", "oder", "aber", "sondern", "dass", "weil", "wenn", "ob", "falls", "bevor", "nachdem", "sobald", "obwohl", "damit"),
+    "en": (),
+}
 """Words that begin a clause of their own: "ich zieh eine nach und leg sie ab" is two clauses, two particle verbs, and so is
 "deckt jeder seine Karte auf, wenn alle gelegt haben": players leave out the comma before "wenn", "dass", "weil" or "ob",
 and the main clause's particle then stands before the conjunction, not at the end of the question."""
@@ -167,7 +187,7 @@ def variants(word: str) -> set[str]:
     >>> sorted(variants("swab") & variants("swap")), bool(variants("card") & variants("kart"))
     (['swa'], False)
     """
-    return {word} | {word[:at] + word[at + 1:] for at in range(len(word))}
+    return {word} | {word[:at] + word[at + 1 :] for at in range(len(word))}
 
 
 def one_typo_apart(word: str, other: str) -> bool:
@@ -181,12 +201,13 @@ def one_typo_apart(word: str, other: str) -> bool:
     if len(word) < len(other):
         word, other = other, word
     if len(word) - len(other) == 1:
-        return any(word[:at] + word[at + 1:] == other for at in range(len(word)))
+        return any(word[:at] + word[at + 1 :] == other for at in range(len(word)))
     if len(word) != len(other):
         return False
     wrong = [at for at in range(len(word)) if word[at] != other[at]]
-    return len(wrong) == 1 or (len(wrong) == 2 and wrong[1] == wrong[0] + 1
-                                and word[wrong[0]] == other[wrong[1]] and word[wrong[1]] == other[wrong[0]])
+    return len(wrong) == 1 or (
+        len(wrong) == 2 and wrong[1] == wrong[0] + 1 and word[wrong[0]] == other[wrong[1]] and word[wrong[1]] == other[wrong[0]]
+    )
 
 
 def is_number(group: Group) -> bool:
@@ -196,7 +217,7 @@ def is_number(group: Group) -> bool:
 
 def grams(text: str) -> set[str]:
     """Return the letter trigrams of a folded text's words, padded, for finding what looks alike."""
-    return {f" {word} "[at:at + 3] for word in text.split() for at in range(len(word))}
+    return {f" {word} "[at : at + 3] for word in text.split() for at in range(len(word))}
 
 
 @dataclass(frozen=True)
@@ -221,8 +242,6 @@ class Hit:
         return Markup("".join(out))
 
 
-
-
 class Section:
     """The FAQ of one game in one language: the lexicon a question's words are looked up in, and each term's weight per entry."""
 
@@ -235,13 +254,23 @@ class Section:
         # Each title line folded once: an entry's lines of terms and its letters are both made from them.
         lines_folded = {line: fold.fold(line) for e in self.entries for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))}
         folded = [
-            {"question": lines_folded[e.question], "asked": fold.fold(" | ".join(e.asked)), "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
-             "answer": fold.fold(e.answer), "details": fold.fold(e.details)}
+            {
+                "question": lines_folded[e.question],
+                "asked": fold.fold(" | ".join(e.asked)),
+                "keywords": fold.fold(" | ".join((*e.keywords, *e.names))),
+                "answer": fold.fold(e.answer),
+                "details": fold.fold(e.details),
+            }
             for e in self.entries
         ]
-        seen = {w for entry in folded for text in entry.values() for w in WORD.findall(text)} | {w for group in vocabulary.groups for w in group}
+        seen = {w for entry in folded for text in entry.values() for w in WORD.findall(text)} | {
+            w for group in vocabulary.groups for w in group
+        }
         seen |= {stem(w, self.lang) for w in seen}
-        words = [{name: [w for w in self.unseparated(text, seen, keep=True) if meaningful(w)] for name, text in entry.items()} for entry in folded]
+        words = [
+            {name: [w for w in self.unseparated(text, seen, keep=True) if meaningful(w)] for name, text in entry.items()}
+            for entry in folded
+        ]
         used = sorted({w for entry in words for found in entry.values() for w in found} | {w for group in vocabulary.groups for w in group})
         known = set(used)
         lexicon = {word: vocabulary.term(word, known) for word in used}
@@ -271,8 +300,17 @@ class Section:
         self.titles = {term: sorted(titled[term]) for term in self.postings if titled[term]}
         """The entries whose title fields hold a term."""
         self.lines = [
-            [sorted({term for word in self.unseparated(lines_folded[line], seen, keep=True) if meaningful(word) for term in self._line_terms(word)})
-             for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))]
+            [
+                sorted(
+                    {
+                        term
+                        for word in self.unseparated(lines_folded[line], seen, keep=True)
+                        if meaningful(word)
+                        for term in self._line_terms(word)
+                    }
+                )
+                for line in (e.question, *e.asked, " ".join((*e.keywords, *e.names)))
+            ]
             for e in self.entries
         ]
         """Each entry's title lines (question, paraphrases, keywords), each as the terms it holds."""
@@ -334,8 +372,11 @@ class Section:
             return remembered[text]
 
         position = {entry.id: at for at, entry in enumerate(self.entries)}
-        taught: list[tuple[Features, list[int]]] = [(features_of(line, folded), [at]) for at, entry in enumerate(self.entries)
-                                                    for line, folded in zip((entry.question, *entry.asked), self.looks[at], strict=True)]
+        taught: list[tuple[Features, list[int]]] = [
+            (features_of(line, folded), [at])
+            for at, entry in enumerate(self.entries)
+            for line, folded in zip((entry.question, *entry.asked), self.looks[at], strict=True)
+        ]
         taught += [(features_of(text), [at]) for at, entry in enumerate(self.entries) for text in (entry.answer, entry.details)]
         for example in examples:
             answered_by = [position[found] for found in example.expect if found in position]
@@ -359,7 +400,7 @@ class Section:
         words = WORD.findall(folded)
         for word in words:
             found["~" + word] = WORD_WEIGHT
-        for word, following in zip(words, words[1:]):
+        for word, following in pairwise(words):
             found[f"~{word} {following}"] = WORD_WEIGHT
         return found
 
@@ -461,8 +502,14 @@ class Section:
         parts = read(0, whole=False) if size >= 2 * MIN_PART else ()
         heads: tuple[str, ...] = ()
         if HEADS[self.lang] and loose and not parts:
-            heads = next((ends[start] for start in range(MIN_PART, min(size - MIN_HEAD, (size - 1) // 2) + 1)
-                          if start in ends and word[:start] not in PREFIXES[self.lang]), ())
+            heads = next(
+                (
+                    ends[start]
+                    for start in range(MIN_PART, min(size - MIN_HEAD, (size - 1) // 2) + 1)
+                    if start in ends and word[:start] not in PREFIXES[self.lang]
+                ),
+                (),
+            )
         if len(self._compounds) < REMEMBERED:
             self._compounds[word] = (parts, heads)
         return parts, heads
@@ -478,8 +525,8 @@ class Section:
         if not loose:
             return None
         for ending in PART_ENDINGS[self.lang]:
-            if part.endswith(ending) and len(part) - len(ending) >= MIN_STEM_LENGTH and part[:-len(ending)] in self.lexicon:
-                return self.lexicon[part[:-len(ending)]]
+            if part.endswith(ending) and len(part) - len(ending) >= MIN_STEM_LENGTH and part[: -len(ending)] in self.lexicon:
+                return self.lexicon[part[: -len(ending)]]
         return self._diminutive(part)
 
     def _diminutive(self, word: str) -> str | None:
@@ -490,7 +537,7 @@ class Section:
         left, or it with an "e", is known.
         """
         for ending in (*DIMINUTIVES[self.lang], *FEMININE[self.lang]):
-            base = word[:-len(ending)]
+            base = word[: -len(ending)]
             if word.endswith(ending) and len(base) >= MIN_STEM_LENGTH:
                 for known in (base, base + "e"):
                     if known in self.lexicon:
@@ -505,8 +552,14 @@ class Section:
         """
         if len(word) < MIN_TYPO_LENGTH:
             return []
-        return sorted({key for variant in variants(word) for key in self._by_variant.get(variant, ())
-                       if len(key) >= MIN_TYPO_LENGTH and not self.lexicon[key].isdigit() and one_typo_apart(word, key)})
+        return sorted(
+            {
+                key
+                for variant in variants(word)
+                for key in self._by_variant.get(variant, ())
+                if len(key) >= MIN_TYPO_LENGTH and not self.lexicon[key].isdigit() and one_typo_apart(word, key)
+            }
+        )
 
     def _completions(self, word: str) -> list[str]:
         """Return the known words a word begins, as it would be still being typed."""
@@ -534,7 +587,7 @@ class Section:
         small = None if completions else self._diminutive(word)
         if small is not None:
             add(small, SURE["ending"])
-        bare = word[len(PARTICIPLE):] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
+        bare = word[len(PARTICIPLE) :] if self.lang == "de" and word.startswith(PARTICIPLE) else ""
         bares = [form for form in (bare, *self.vocabulary.unparticipled(word)) if form]
         known = next((form for form in bares if form in self.lexicon), None)
         if known is not None:
@@ -570,9 +623,17 @@ class Section:
         at = 0
         while at < len(asked):
             pair = asked[at] + asked[at + 1] if at + 1 < len(asked) else ""
-            worth = bool(pair) and (meaningful(asked[at]) or meaningful(asked[at + 1])) and not asked[at].isdigit() and not asked[at + 1].isdigit()
-            misspelt = (pair.isalpha() and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
-                        and not (self._stands_alone(asked[at]) and self._stands_alone(asked[at + 1])))
+            worth = (
+                bool(pair)
+                and (meaningful(asked[at]) or meaningful(asked[at + 1]))
+                and not asked[at].isdigit()
+                and not asked[at + 1].isdigit()
+            )
+            misspelt = (
+                pair.isalpha()
+                and min(len(asked[at]), len(asked[at + 1])) >= MIN_HALF
+                and not (self._stands_alone(asked[at]) and self._stands_alone(asked[at + 1]))
+            )
             if worth and (pair in self.lexicon or (misspelt and self._typos(pair))):
                 out.append(pair)
                 at += 2
@@ -603,10 +664,10 @@ class Section:
         """Return the words of one clause, its verb joined with the particle that ends it (Section.unseparated)."""
         if len(words) > 1 and words[-1] in PARTICLES[self.lang]:
             particle = words[-1]
-            for at, word in enumerate(words[:min(VERB_AT, len(words) - 1)]):
+            for at, word in enumerate(words[: min(VERB_AT, len(words) - 1)]):
                 verb = self._particle_verb(particle, word, known)
                 if verb is not None:
-                    return [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1:-1]]
+                    return [*words[:-1], verb] if keep else [*words[:at], verb, *words[at + 1 : -1]]
         return words
 
     def _particle_verb(self, particle: str, word: str, known: Container[str]) -> str | None:
@@ -615,7 +676,7 @@ class Section:
             return None
         joined = particle + word
         for ending in SEPARATED_ENDINGS:
-            cut = joined[:len(joined) - len(ending)]
+            cut = joined[: len(joined) - len(ending)]
             if joined.endswith(ending) and len(cut) >= len(particle) + MIN_PART and cut in known:
                 return cut
         return None
@@ -672,9 +733,12 @@ class Section:
         if scores:
             lines = self._best_lines(groups)
             alike = self._alike(grams(folded))
-            found = {at: score * (1 + alike.get(at, 0.0))
-                     * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups))
-                     for at, score in scores.items()}
+            found = {
+                at: score
+                * (1 + alike.get(at, 0.0))
+                * (1 + (COVERAGE * covered[at] + LINE_COVERAGE * lines.get(at, 0.0) + self._named(at, groups)) / len(groups))
+                for at, score in scores.items()
+            }
             top = max(found.values())
             shares = (learned or self.learned).shares(self.features(folded, groups))
             ranked = [(score / top + LEARNED * shares[at], at) for at, score in found.items()]
@@ -704,8 +768,9 @@ class Section:
         if self.app_names[at] and not any(term in self.app_terms for group in groups for term, _ in group):
             names = {term: much for term, much in names.items() if term not in self.app_names[at]}
         short = len(groups) <= SHORT and all(any(term in names for term, _ in group) for group in groups)
-        return (NAMED if short else NAMED_AMONG_OTHERS) * sum(max((sure * names[term] for term, sure in group if term in names), default=0.0)
-                                                               for group in groups)
+        return (NAMED if short else NAMED_AMONG_OTHERS) * sum(
+            max((sure * names[term] for term, sure in group if term in names), default=0.0) for group in groups
+        )
 
     def _alike(self, asked: set[str]) -> dict[int, float]:
         """Return how much a query's letter trigrams raise each entry that holds some: by the share its question and paraphrases hold, and by its line most alike."""
@@ -739,8 +804,10 @@ class Section:
             "names": [list(map(list, names.items())) for names in self.names],
             "appNames": self.app_names,
             "appTerms": self.app_terms,
-            "entries": [{"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer,
-                         "page": e.page, "looks": looks} for e, looks in zip(self.entries, self.looks)],
+            "entries": [
+                {"id": e.id, "game": e.game, "lang": e.lang, "question": e.question, "answer": e.answer, "page": e.page, "looks": looks}
+                for e, looks in zip(self.entries, self.looks)
+            ],
             "learned": self.learned.offline(),
         }
 
@@ -752,8 +819,9 @@ class Index:
     a game and language (most apps the tests build) never pays for it.
     """
 
-    def __init__(self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None,
-                 examples: Iterable[Question] = ()) -> None:
+    def __init__(
+        self, entries: Iterable[Entry], vocabularies: Mapping[tuple[str, str], Vocabulary] | None = None, examples: Iterable[Question] = ()
+    ) -> None:
         grouped: dict[tuple[str, str], list[Entry]] = defaultdict(list)
         for entry in entries:
             grouped[(entry.game, entry.lang)].append(entry)
@@ -797,17 +865,48 @@ class Index:
         if section is None:
             return []
         ranked, terms, matched = section.rank(query)
-        return [Hit(entry=section.entries[at], score=score, terms=terms, vocabulary=section.vocabulary, nearest=not matched)
-                for score, at in ranked[:limit]]
+        return [
+            Hit(entry=section.entries[at], score=score, terms=terms, vocabulary=section.vocabulary, nearest=not matched)
+            for score, at in ranked[:limit]
+        ]
 
     def offline(self) -> dict[str, Any]:
         """Return the index for the browser: each section's folding, lexicon, weights and entries, and the search's settings."""
         return {
             "sections": [section.offline() for section in self.built()],
-            "settings": {"sure": SURE, "looks": LOOKS, "lineLooks": LINE_LOOKS, "coverage": COVERAGE, "lineCoverage": LINE_COVERAGE, "named": NAMED, "namedAmongOthers": NAMED_AMONG_OTHERS, "short": SHORT, "minTypoLength": MIN_TYPO_LENGTH, "minPrefix": MIN_PREFIX,
-                         "minStemLength": MIN_STEM_LENGTH, "maxEnding": MAX_ENDING, "minPart": MIN_PART, "minHalf": MIN_HALF,
-                         "links": list(LINKS), "partEndings": PART_ENDINGS, "diminutives": DIMINUTIVES, "feminine": FEMININE,
-                         "minHead": MIN_HEAD, "heads": HEADS, "prefixes": PREFIXES, "remembered": REMEMBERED, "participle": PARTICIPLE, "nearest": NEAREST,
-                         "learned": LEARNED, "gramWeight": GRAM_WEIGHT, "wordWeight": WORD_WEIGHT,
-                         "particles": PARTICLES, "infixes": list(INFIXES), "minRoot": MIN_ROOT, "conjunctions": CONJUNCTIONS, "verbAt": VERB_AT, "separatedEndings": list(SEPARATED_ENDINGS)},
+            "settings": {
+                "sure": SURE,
+                "looks": LOOKS,
+                "lineLooks": LINE_LOOKS,
+                "coverage": COVERAGE,
+                "lineCoverage": LINE_COVERAGE,
+                "named": NAMED,
+                "namedAmongOthers": NAMED_AMONG_OTHERS,
+                "short": SHORT,
+                "minTypoLength": MIN_TYPO_LENGTH,
+                "minPrefix": MIN_PREFIX,
+                "minStemLength": MIN_STEM_LENGTH,
+                "maxEnding": MAX_ENDING,
+                "minPart": MIN_PART,
+                "minHalf": MIN_HALF,
+                "links": list(LINKS),
+                "partEndings": PART_ENDINGS,
+                "diminutives": DIMINUTIVES,
+                "feminine": FEMININE,
+                "minHead": MIN_HEAD,
+                "heads": HEADS,
+                "prefixes": PREFIXES,
+                "remembered": REMEMBERED,
+                "participle": PARTICIPLE,
+                "nearest": NEAREST,
+                "learned": LEARNED,
+                "gramWeight": GRAM_WEIGHT,
+                "wordWeight": WORD_WEIGHT,
+                "particles": PARTICLES,
+                "infixes": list(INFIXES),
+                "minRoot": MIN_ROOT,
+                "conjunctions": CONJUNCTIONS,
+                "verbAt": VERB_AT,
+                "separatedEndings": list(SEPARATED_ENDINGS),
+            },
         }

@@ -138,8 +138,14 @@ class Folding:
             pieces += [text[copied:start], next(word for pattern, word in self._each_phrase if pattern.match(text, start))]
             copied = at = end
             if start == end:
-                held = next(((matched.end(), word) for pattern, word in self._each_phrase
-                             if (matched := pattern.match(text, start)) and matched.end() > start), None)
+                held = next(
+                    (
+                        (matched.end(), word)
+                        for pattern, word in self._each_phrase
+                        if (matched := pattern.match(text, start)) and matched.end() > start
+                    ),
+                    None,
+                )
                 if held is None:
                     at = start + 1
                 else:
@@ -168,8 +174,12 @@ class Folding:
 
     def offline(self) -> dict[str, Any]:
         """Return what the browser needs to fold a query the same way."""
-        return {"spellings": [list(pair) for pair in SPELLINGS[self.lang]], "numbers": dict(self.numbers),
-                "tensApart": TENS_APART[self.lang], "phrases": [list(pair) for pair in self.phrases]}
+        return {
+            "spellings": [list(pair) for pair in SPELLINGS[self.lang]],
+            "numbers": dict(self.numbers),
+            "tensApart": TENS_APART[self.lang],
+            "phrases": [list(pair) for pair in self.phrases],
+        }
 
 
 _stemmers = {lang: Stemmer.Stemmer(name) for lang, name in LANGUAGE_NAMES.items()}

@@ -30,9 +30,40 @@ MIN_PARTICIPLE = 6
 """The shortest participle whose "ge" is cut ("gelegt", not "geht")."""
 MIN_ROOT = 3
 """The shortest root a verb ending is cut back to."""
-SEPARABLE = {"de": ("ab", "an", "auf", "aus", "durch", "ein", "los", "mit", "nach", "raus", "rein", "um", "vor", "weg", "weiter", "zu",
-                    "zuruck", "zusammen", "hin", "her", "drauf", "druber", "ruber", "runter", "rauf", "rum", "hoch", "dazu", "dran"),
-             "en": ()}
+SEPARABLE = {
+    "de": (
+        "ab",
+        "an",
+        "auf",
+        "aus",
+        "durch",
+        "ein",
+        "los",
+        "mit",
+        "nach",
+        "raus",
+        "rein",
+        "um",
+        "vor",
+        "weg",
+        "weiter",
+        "zu",
+        "zuruck",
+        "zusammen",
+        "hin",
+        "her",
+        "drauf",
+        "druber",
+        "ruber",
+        "runter",
+        "rauf",
+        "rum",
+        "hoch",
+        "dazu",
+        "dran",
+    ),
+    "en": (),
+}
 """German's separable verb particles, those of the table's talk too ("leg sie drauf", "schieb sie rüber", "runtergelegt"):
 "austeilen", "teilt ... aus", "ausgeteilt", "auszuteilen"."""
 INFIXES = ("ge", "zu")
@@ -95,14 +126,14 @@ class Vocabulary:
         >>> vocabulary.infinitive("gespielt", ()), vocabulary.infinitive("liegt", {"liegen"}), vocabulary.infinitive("nacht", ())
         ('spielen', 'liegen', None)
         """
-        bares = [word[len(PARTICIPLE):] for participle in (PARTICIPLE,) if word.startswith(participle) and len(word) > MIN_PARTICIPLE]
+        bares = [word[len(PARTICIPLE) :] for participle in (PARTICIPLE,) if word.startswith(participle) and len(word) > MIN_PARTICIPLE]
         bares += self.unparticipled(word)
         for bare in bares:
             if bare in known or bare in self._concepts:
                 return bare
         for bare in (word, *bares):
             for ending in VERB_ENDINGS[self.lang]:
-                root = bare[:-len(ending)]
+                root = bare[: -len(ending)]
                 if bare.endswith(ending) and len(root) >= MIN_ROOT:
                     for form in (root + "en", root + "n"):
                         if form != word and (form in known or form in self._concepts):
@@ -118,8 +149,12 @@ class Vocabulary:
         >>> Vocabulary("x", "de", Folding("de"), frozenset(), ()).unparticipled("abzulegen"), Vocabulary("x", "en", Folding("en"), frozenset(), ()).unparticipled("abzulegen")
         (['ablegen'], [])
         """
-        return [particle + word[len(particle) + len(infix):] for particle in SEPARABLE[self.lang] for infix in INFIXES
-                if word.startswith(particle + infix) and len(word) - len(particle) - len(infix) >= MIN_ROOT]
+        return [
+            particle + word[len(particle) + len(infix) :]
+            for particle in SEPARABLE[self.lang]
+            for infix in INFIXES
+            if word.startswith(particle + infix) and len(word) - len(particle) - len(infix) >= MIN_ROOT
+        ]
 
     def terms(self, text: str) -> list[str]:
         """Return the terms of a text's meaningful words, in order."""
@@ -184,10 +219,7 @@ def build(game: str, lang: str, shared: dict[str, Any], own: dict[str, Any], pro
                 spoken.append((r"\b" + r"[\s.-]*".join(parts) + r"\b", name))
     phrases = (*written, *sorted(spoken, key=lambda phrase: -len(phrase[0])), *_phrases_of(shared.get("phrase"), SHARED, problems))
     folding = Folding(lang, numbers, phrases)
-    groups = tuple(
-        tuple(dict.fromkeys(w for word in words for w in folding.words(word)))
-        for words in groups_raw
-    )
+    groups = tuple(tuple(dict.fromkeys(w for word in words for w in folding.words(word))) for words in groups_raw)
     stopwords = frozenset(w for word in shared.get("stopwords", "").split() for w in folding.words(word))
     return Vocabulary(game=game, lang=lang, folding=folding, stopwords=stopwords, groups=groups)
 

@@ -50,7 +50,7 @@ class Config:
     """Hours a table may stay idle and still be the same evening: the next game after a longer pause begins a new one."""
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
     """Reverse proxies in front of the app whose X-Forwarded-* headers are believed (0: none, the default)."""
-    COMPRESS_MIMETYPES = [
+    COMPRESS_MIMETYPES = (
         "text/html",
         "text/css",
         "text/javascript",
@@ -58,7 +58,7 @@ class Config:
         "application/json",
         "application/manifest+json",
         "image/svg+xml",
-    ]
+    )
     """What Flask-Compress compresses: pages, fragments, records, styles and scripts, never ``text/event-stream``."""
 
 

@@ -17,7 +17,7 @@ def lan_address() -> str:
             address: str = probe.getsockname()[0]
         except OSError:
             return socket.gethostname()
-    if address.startswith("0.") or address.startswith("127."):
+    if address.startswith(("0.", "127.")):
         return socket.gethostname()
     return address
 

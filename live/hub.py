@@ -67,9 +67,7 @@ def newest_versions(engine: Engine, game_ids: Iterable[int]) -> dict[int, int]:
     with engine.connect() as connection:
         for start in range(0, len(wanted), QUERY_CHUNK):
             chunk = wanted[start : start + QUERY_CHUNK]
-            rows = connection.execute(
-                select(Event.game_id, func.max(Event.seq)).where(Event.game_id.in_(chunk)).group_by(Event.game_id)
-            )
+            rows = connection.execute(select(Event.game_id, func.max(Event.seq)).where(Event.game_id.in_(chunk)).group_by(Event.game_id))
             found.update((game_id, int(seq)) for game_id, seq in rows)
     return found
 

@@ -1,10 +1,23 @@
 """Persistence: games, players and their append-only event history."""
 
 from models.base import configure_engine, db
-from models.event import CHANGES_CHANNEL, AppendOnlyError, Event, Folded, KeyReusedError, StaleError, append_event, append_events, appended, folded, history_of, stored_events
+from models.event import (
+    CHANGES_CHANNEL,
+    AppendOnlyError,
+    Event,
+    Folded,
+    KeyReusedError,
+    StaleError,
+    append_event,
+    append_events,
+    appended,
+    folded,
+    history_of,
+    stored_events,
+)
 from models.game import CardTable, Game, Player
-from models.shipped import Shipped, ShippedSheet
 from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
+from models.shipped import Shipped, ShippedSheet
 from models.table import games_at, last_change
 
 __all__ = [
@@ -13,8 +26,8 @@ __all__ = [
     "CardTable",
     "Event",
     "Folded",
-    "KeyReusedError",
     "Game",
+    "KeyReusedError",
     "Player",
     "SeatClaim",
     "Shipped",
@@ -23,15 +36,15 @@ __all__ = [
     "append_event",
     "append_events",
     "appended",
-    "folded",
-    "history_of",
-    "stored_events",
     "claim_seat",
     "claims_at",
+    "configure_engine",
     "current_claims",
+    "db",
+    "folded",
     "games_at",
+    "history_of",
     "holder_at",
     "last_change",
-    "configure_engine",
-    "db",
+    "stored_events",
 ]

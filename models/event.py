@@ -1,11 +1,11 @@
 """The append-only history of a game: every tap at the table becomes one event."""
 
 import json
-from bisect import bisect_right
 import random
 import threading
 import time
 import uuid
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,9 +14,9 @@ from typing import Any, Generic, TypeVar
 
 from blinker import Namespace
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, insert, or_, select, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
-from sqlalchemy.engine import Connection
 
 from models.base import Base, UTCDateTime, db, utc_now
 from models.game import Game
@@ -90,13 +90,13 @@ def _refuse_delete(mapper: Mapper[Event], connection: Connection, target: Event)
 @event.listens_for(Session, "do_orm_execute")
 def _refuse_bulk_change(state: ORMExecuteState) -> None:
     """Stop bulk ``update(Event)`` and ``delete(Event)`` statements as well."""
-    if (state.is_update or state.is_delete) and any(
-        mapper.class_ is Event for mapper in state.all_mappers
-    ):
+    if (state.is_update or state.is_delete) and any(mapper.class_ is Event for mapper in state.all_mappers):
         raise AppendOnlyError("events are append-only: bulk update or delete refused")
 
 
-def _same_change(recorded: tuple[int, str, Mapping[str, json_value.JSON]], game_id: int, key: str, kind: str, payload: Mapping[str, json_value.JSON]) -> None:
+def _same_change(
+    recorded: tuple[int, str, Mapping[str, json_value.JSON]], game_id: int, key: str, kind: str, payload: Mapping[str, json_value.JSON]
+) -> None:
     """Refuse a key that already recorded another change than this one; the payload is compared as it was stored, after a JSON round trip."""
     seq, stored_kind, stored_payload = recorded
     if (stored_kind, dict(stored_payload)) != (kind, json.loads(json.dumps(dict(payload)))):
@@ -121,7 +121,9 @@ def _announce(game_id: int, version: int, shipped: Shipped | None) -> None:
     fits). SQLite: the other processes read the new event on their tick; the sheet waits beside it.
     """
     if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": notice(game_id, version, shipped)})
+        db.session.execute(
+            text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": notice(game_id, version, shipped)}
+        )
     elif shipped is not None:
         ship_beside(game_id, version, shipped)
 
@@ -258,7 +260,10 @@ def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, json_
     db.session.flush()
     db.session.add_all(
         Event(
-            game_id=game.id, seq=event.seq, kind=event.kind, payload=dict(event.payload),
+            game_id=game.id,
+            seq=event.seq,
+            kind=event.kind,
+            payload=dict(event.payload),
             idempotency_key=uuid.uuid4().hex,
         )
         for event in events
@@ -341,7 +346,14 @@ def append_events(
         state = Folded((*events, *new), table)
         shipped = ship(state) if ship is not None else None
         rows = [
-            {"game_id": game_id, "seq": event.seq, "kind": event.kind, "payload": dict(event.payload), "device": device, "idempotency_key": tap}
+            {
+                "game_id": game_id,
+                "seq": event.seq,
+                "kind": event.kind,
+                "payload": dict(event.payload),
+                "device": device,
+                "idempotency_key": tap,
+            }
             for event, tap in zip(new, idempotency_keys, strict=True)
         ]
         try:
@@ -355,6 +367,4 @@ def append_events(
         _keep(key, state.version, table)
         appended.send(db.session.get_bind(), game_id=game_id, version=state.version, shipped=shipped)
         return state
-    raise RuntimeError(
-        f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts"
-    ) from conflict
+    raise RuntimeError(f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts") from conflict

@@ -67,13 +67,9 @@ class Game(Base):
     SQLite cannot add a NOT NULL column to a table that has rows (the migration filled in old games)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)
 
-    players: Mapped[list["Player"]] = relationship(
-        back_populates="game", order_by="Player.seat"
-    )
+    players: Mapped[list["Player"]] = relationship(back_populates="game", order_by="Player.seat")
     card_table: Mapped[CardTable] = relationship()
-    rematch: Mapped["Game | None"] = relationship(
-        primaryjoin="Game.id == foreign(Game.previous_id)", uselist=False, viewonly=True
-    )
+    rematch: Mapped["Game | None"] = relationship(primaryjoin="Game.id == foreign(Game.previous_id)", uselist=False, viewonly=True)
     """The rematch started after this game, if there is one (there is never more than one)."""
 
     @property

@@ -112,4 +112,3 @@ def read_notice(payload: str) -> tuple[int, int, Shipped | None] | None:
     except ValueError:
         return int(game), int(version), None
     return int(game), int(version), Shipped(address, language, deflated)
-

@@ -14,9 +14,7 @@ from rules.evening import Span
 
 def games_at(card_table_id: int) -> tuple[list[Game], list[Span]]:
     """Return a table's games, oldest first, and when each began and last changed (its newest event, else its start)."""
-    newest = (
-        select(Event.game_id, func.max(Event.created_at).label("last_change")).group_by(Event.game_id).subquery()
-    )
+    newest = select(Event.game_id, func.max(Event.created_at).label("last_change")).group_by(Event.game_id).subquery()
     rows = db.session.execute(
         select(Game, newest.c.last_change)
         .outerjoin(newest, newest.c.game_id == Game.id)

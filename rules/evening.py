@@ -47,8 +47,7 @@ def placings(game: Played) -> dict[str, int]:
     """
     sign = 1 if game.fewest_win else -1
     return {
-        player: 1 + sum(1 for other in game.players if sign * game.totals[other] < sign * game.totals[player])
-        for player in game.players
+        player: 1 + sum(1 for other in game.players if sign * game.totals[other] < sign * game.totals[player]) for player in game.players
     }
 
 

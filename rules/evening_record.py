@@ -19,7 +19,7 @@ from datetime import date
 from rules import record
 from rules.evening import Standing
 from rules.json_value import JSON
-from rules.problems import N_, Illegal, Problem, at, problem
+from rules.problems import N_, Illegal, Problem, at
 
 MAX_GAMES = 50
 """The most games one evening record holds: more than any evening at a card table."""
@@ -53,8 +53,7 @@ def document(*, table: str | None, day: date | None, games: Sequence[dict[str, J
         "evening": about,
         "games": list(games),
         "standings": [
-            {"player": s.player, "rank": s.rank, "played": s.played, "wins": s.wins, "places": list(s.places)}
-            for s in standings
+            {"player": s.player, "rank": s.rank, "played": s.played, "wins": s.wins, "places": list(s.places)} for s in standings
         ],
     }
 
@@ -67,7 +66,9 @@ def _table_name(reader: record.Reader, value: JSON) -> str | None:
         reader.fail("evening.table", N_("must be text or null (got {got})"), got=record.json_type(value))
         return None
     if len(value) > MAX_TABLE_NAME_LENGTH:
-        reader.fail("evening.table", N_("a table's name has at most {limit} characters (got {got})"), limit=MAX_TABLE_NAME_LENGTH, got=len(value))
+        reader.fail(
+            "evening.table", N_("a table's name has at most {limit} characters (got {got})"), limit=MAX_TABLE_NAME_LENGTH, got=len(value)
+        )
         return None
     if not value.isprintable():
         reader.fail("evening.table", N_("a table's name cannot contain control characters"))

@@ -114,9 +114,7 @@ def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index
     return then != now
 
 
-def part_changed_since(
-    setup: Mapping[str, JSON], events: Sequence[TableEvent], seen: int, part: Callable[[Table[Any]], object]
-) -> bool:
+def part_changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], seen: int, part: Callable[[Table[Any]], object]) -> bool:
     """Return whether what ``part`` picks from the game (a player's hand, say) differs now from after change ``seen``.
 
     The version check of a form that edits one part of a game, as ``changed_since`` is for a
@@ -126,7 +124,7 @@ def part_changed_since(
     """
     before = [event for event in events if event.seq <= seen]
     then = fold(setup, before)
-    return part(then) != part(check(setup, before, events[len(before):], table=then))
+    return part(then) != part(check(setup, before, events[len(before) :], table=then))
 
 
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:

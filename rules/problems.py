@@ -87,9 +87,7 @@ def readable(text: str) -> str:
     cut = text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 3] + "..."
     if cut.isprintable():
         return cut
-    return "".join(
-        ascii(ch)[1:-1] if unicodedata.category(ch) in _UNSHOWN and ch not in _JOINERS else ch for ch in cut
-    )
+    return "".join(ascii(ch)[1:-1] if unicodedata.category(ch) in _UNSHOWN and ch not in _JOINERS else ch for ch in cut)
 
 
 def quoted(text: str) -> str:
@@ -121,8 +119,7 @@ def problem(place: str, template: str, /, **params: Param) -> Problem:
     'got 1000000000000000000000000000000000000...'
     """
     shown = {
-        name: readable(str(value)) if isinstance(value, int) and abs(value) >= 10**ECHO_LIMIT else value
-        for name, value in params.items()
+        name: readable(str(value)) if isinstance(value, int) and abs(value) >= 10**ECHO_LIMIT else value for name, value in params.items()
     }
     return Problem(place, template, shown)
 

@@ -269,9 +269,7 @@ def read_players(
             continue
         ok = False
         if earlier == name:
-            reader.fail(
-                at("players", index), N_("{name} is already a player; names are unique within a game"), name=quoted(name)
-            )
+            reader.fail(at("players", index), N_("{name} is already a player; names are unique within a game"), name=quoted(name))
         else:
             reader.fail(
                 at("players", index),
@@ -361,10 +359,7 @@ def _nested_too_deep(raw: JSON) -> bool:
     level: list[dict[str, JSON] | list[JSON]] = [raw] if isinstance(raw, (dict, list)) else []
     for _ in range(MAX_DEPTH):
         level = [
-            inner
-            for outer in level
-            for inner in (outer.values() if isinstance(outer, dict) else outer)
-            if isinstance(inner, (dict, list))
+            inner for outer in level for inner in (outer.values() if isinstance(outer, dict) else outer) if isinstance(inner, (dict, list))
         ]
         if not level:
             return False

@@ -28,6 +28,8 @@ def raise_open_files() -> int:
     if wanted > soft:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     return max(soft, wanted)
+
+
 TLS_CERT = os.environ.get("TLS_CERT", "")
 TLS_KEY = os.environ.get("TLS_KEY", "")
 """A certificate and its key (PEM files) to serve HTTPS: phones install the app and keep it offline only from a secure page."""

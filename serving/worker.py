@@ -99,7 +99,11 @@ class GuardedGeventWorker(GeventWorker):  # type: ignore[misc]
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         """Read the request's body within the time limit before the app sees the request; answer 408 if it does not come."""
         if not self._read_body(req, sock):
-            self.log.info("answered 408: a request body from %s did not arrive within %s s", addr[0] if isinstance(addr, tuple) else "", REQUEST_READ_SECONDS)
+            self.log.info(
+                "answered 408: a request body from %s did not arrive within %s s",
+                addr[0] if isinstance(addr, tuple) else "",
+                REQUEST_READ_SECONDS,
+            )
             self._answer_and_close(sock, TOO_SLOW)
             raise StopIteration()
         return super().handle_request(listener_name, req, sock, addr)

@@ -126,7 +126,7 @@ class LiveStream:
                     if "event" in block or "data" in block:
                         with self._lock:
                             self.events.append((time.monotonic(), block))
-        except BaseException as error:  # noqa: BLE001 - reported to the test, never raised on this thread
+        except BaseException as error:
             if not self.ended.is_set():
                 self.error = error
         finally:

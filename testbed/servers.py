@@ -161,8 +161,16 @@ class PostgresCluster:
             owner = pwd.getpwnam("postgres")
             os.chown(self.directory, owner.pw_uid, owner.pw_gid)
         self._run(
-            str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-            "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
         )
         self._pg_ctl("start")
         self.started = True
@@ -267,14 +275,24 @@ class GunicornServer:
         if self.live_stream_seconds is not None:
             env["LIVE_STREAM_SECONDS"] = str(self.live_stream_seconds)
         env.update(self.settings)
-        self._log = open(self.log_path, "ab")
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 (held while the server runs, closed by stop())
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "serving"], cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            [sys.executable, "-m", "serving"],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         status = 200 if healthy else 503
-        wait_until_up("gunicorn", self.process, lambda: answers(f"{self.base}/healthz", status=status) and self._all_workers_booted(),
-                      self.log_text, self.stop, timeout)
+        wait_until_up(
+            "gunicorn",
+            self.process,
+            lambda: answers(f"{self.base}/healthz", status=status) and self._all_workers_booted(),
+            self.log_text,
+            self.stop,
+            timeout,
+        )
         return self
 
     def _all_workers_booted(self) -> bool:
@@ -388,9 +406,7 @@ def self_signed_certificate(directory: Path, host: str = "127.0.0.1") -> tuple[P
     )
     cert_path, key_path = directory / "table.pem", directory / "table-key.pem"
     cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return cert_path, key_path
 
 
@@ -417,12 +433,26 @@ class RedisServer:
         """Start redis-server and return once it answers, itself: a Redis of another run may hold the port."""
         self.process = subprocess.Popen(
             [
-                "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                "--dir", str(self.directory), "--logfile", str(self.log),
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+                "--logfile",
+                str(self.log),
             ],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
-        wait_until_up("redis-server", self.process, self._answers_itself, lambda: self.log.read_text(errors="replace")[-2000:], self.stop, timeout)
+        wait_until_up(
+            "redis-server", self.process, self._answers_itself, lambda: self.log.read_text(errors="replace")[-2000:], self.stop, timeout
+        )
         return self
 
     def _answers_itself(self) -> bool:
@@ -489,13 +519,22 @@ class CaddyProxy:
             "TISCHBLOCK_HTTP_PORT": str(self.http_port),
             "TISCHBLOCK_CADDY_ADMIN": "off",
         }
-        self._log = open(self.log, "ab")
+        self._log = open(self.log, "ab")  # noqa: SIM115 (held while Caddy runs, closed by stop())
         self.process = subprocess.Popen(
             ["caddy", "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-            cwd=self.directory, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            cwd=self.directory,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
         )
-        wait_until_up("caddy", self.process, lambda: answers(f"{self.base}/healthz", authority=self.root_certificate),
-                      self.log_text, self.stop, timeout)
+        wait_until_up(
+            "caddy",
+            self.process,
+            lambda: answers(f"{self.base}/healthz", authority=self.root_certificate),
+            self.log_text,
+            self.stop,
+            timeout,
+        )
         return self
 
     def log_text(self) -> str:

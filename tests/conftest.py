@@ -10,8 +10,8 @@ from typing import Any
 import flask_migrate
 import pytest
 from flask import Flask
-from hypothesis import settings
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import settings
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -19,9 +19,9 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from app import create_app
 from infra.config import TestConfig
+from testbed.servers import AUDIT
 from tests.browser.taps import WAIT
 from tests.web.driver import PhoneClient
-from testbed.servers import AUDIT
 
 expect.set_options(timeout=WAIT)
 """Every expectation in a browser test waits as long as a tap may take on a busy machine (Playwright's own default is 5 s); it ends as soon as it holds."""
@@ -48,6 +48,8 @@ def commit_without_flushing_to_disk(dbapi_connection: Any, connection_record: Co
             cursor.execute("PRAGMA synchronous=NORMAL")
         finally:
             cursor.close()
+
+
 Flask.test_client_class = PhoneClient
 """Every test app's client posts a game's forms as a phone's sheet does: with a key and ``seen`` (``tests/web/driver.py``)."""
 

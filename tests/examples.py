@@ -53,10 +53,20 @@ def finished_auruxxx() -> dict[str, object]:
     first = game["rounds"][0]
     game["rounds"] = [
         first,
-        {"finisher": "Anna", "golden12": 2, "happy_man": "Cleo", "passes": {"Cleo": 3},
-         "hands": {"Ben": {"points": 14}, "Cleo": {"points": 30}}},
-        {"finisher": "Cleo", "golden12": 1, "happy_man": "Ben", "passes": {"Anna": 1},
-         "hands": {"Anna": {"points": 22}, "Ben": {"points": 9}}},
+        {
+            "finisher": "Anna",
+            "golden12": 2,
+            "happy_man": "Cleo",
+            "passes": {"Cleo": 3},
+            "hands": {"Ben": {"points": 14}, "Cleo": {"points": 30}},
+        },
+        {
+            "finisher": "Cleo",
+            "golden12": 1,
+            "happy_man": "Ben",
+            "passes": {"Anna": 1},
+            "hands": {"Anna": {"points": 22}, "Ben": {"points": 9}},
+        },
     ]
     return game
 

@@ -40,11 +40,15 @@ def _find(token: str) -> tuple[Game, bool] | None:
     """
     if not could_be_token(token):
         return None
-    game = db.session.scalars(
-        select(Game)
-        .options(joinedload(Game.players), joinedload(Game.rematch))
-        .where(or_(Game.token == token, Game.read_token == token))
-    ).unique().one_or_none()
+    game = (
+        db.session.scalars(
+            select(Game)
+            .options(joinedload(Game.players), joinedload(Game.rematch))
+            .where(or_(Game.token == token, Game.read_token == token))
+        )
+        .unique()
+        .one_or_none()
+    )
     if game is None:
         return None
     if hmac.compare_digest(game.token.encode(), token.encode()):
@@ -113,10 +117,13 @@ def open_to_lead(token: str) -> tuple[Game, Viewer]:
         abort(404)
     game = found[0]
     if not leads_on(game, token):
-        abort(403, description=gettext(
-            "New addresses were made at this table after this game, so this address no longer leads to the table. "
-            "Ask the table for the new code and scan it."
-        ))
+        abort(
+            403,
+            description=gettext(
+                "New addresses were made at this table after this game, so this address no longer leads to the table. "
+                "Ask the table for the new code and scan it."
+            ),
+        )
     return game, _viewer(token, editable=game.rematch is None)
 
 

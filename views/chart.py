@@ -163,10 +163,17 @@ def build_chart(board: Scoreboard, *, title: str) -> Chart | None:
         )
     x_ticks = tuple(Tick(x_of(index), row.label, len(row.label) > 2) for index, row in enumerate(board.rows, start=1))
     y_ticks = tuple(Tick(y_of(value), shown(HalfPoints(value))) for value in range(low, high + 1, step))
-    description = "; ".join(
-        f"{player}: " + ", ".join(shown(step_totals[player]) for step_totals in steps[1:]) for player in board.players
-    )
+    description = "; ".join(f"{player}: " + ", ".join(shown(step_totals[player]) for step_totals in steps[1:]) for player in board.players)
     return Chart(
-        width=WIDTH, height=HEIGHT, left=LEFT, right=right, top=TOP, bottom=bottom,
-        series=tuple(series), x_ticks=x_ticks, y_ticks=y_ticks, zero=y_of(0), description=f"{title}. {description}",
+        width=WIDTH,
+        height=HEIGHT,
+        left=LEFT,
+        right=right,
+        top=TOP,
+        bottom=bottom,
+        series=tuple(series),
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        zero=y_of(0),
+        description=f"{title}. {description}",
     )

@@ -104,7 +104,10 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
         try:
             problems = list(
                 record_tap(
-                    game, viewer, how.event, {how.position: index, "record": written},
+                    game,
+                    viewer,
+                    how.event,
+                    {how.position: index, "record": written},
                     precondition=unchanged_since(game.setup, index, seen),
                 ).problems
             )
@@ -120,12 +123,32 @@ def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> R
 
 
 def _form(
-    game: Game, viewer: Viewer, how: Correction[T, V], now: Folded, index: int, values: V, seen: int,
-    problems: list[str], status: int, stands_now: V | None, *, prefilled: bool = False,
+    game: Game,
+    viewer: Viewer,
+    how: Correction[T, V],
+    now: Folded,
+    index: int,
+    values: V,
+    seen: int,
+    problems: list[str],
+    status: int,
+    stands_now: V | None,
+    *,
+    prefilled: bool = False,
 ) -> Response:
     """Render the correction form filled in with ``values`` (the stored round or day, a link's change to it, or what was refused, beside ``stands_now``)."""
     return game_page(
-        how.template, "correct", game, viewer, status=status, number=index + 1, players=list(game.player_names),
-        values=values, stands_now=stands_now, seen=seen, problems=problems, prefilled=prefilled,
+        how.template,
+        "correct",
+        game,
+        viewer,
+        status=status,
+        number=index + 1,
+        players=list(game.player_names),
+        values=values,
+        stands_now=stands_now,
+        seen=seen,
+        problems=problems,
+        prefilled=prefilled,
         **how.offers(how.rules.typed(now.table), index),
     )

@@ -21,7 +21,7 @@ def draft_key(game: Game, seat: int, index: int | None = None) -> str:
 def keep_draft(key: str, draft: Mapping[str, Any]) -> None:
     """Keep what a keypad shows but nobody saved yet, in this phone's session."""
     drafts = {name: value for name, value in session.get("keypads", {}).items() if name != key}
-    session["keypads"] = dict([*list(drafts.items())[-(KEYPAD_DRAFTS - 1):], (key, dict(draft))])
+    session["keypads"] = dict([*list(drafts.items())[-(KEYPAD_DRAFTS - 1) :], (key, dict(draft))])
 
 
 def draft_of(key: str) -> dict[str, Any] | None:

@@ -25,15 +25,15 @@ def title_and_message(error: HTTPException) -> tuple[str, str]:
     """Return what a page says about an error, in the reader's language."""
     code = error.code or 500
     if isinstance(error, CSRFError):
-        return gettext("This form has expired"), gettext(
-            "Its security token (CSRF) is missing or too old. Reload the page and try again."
-        )
+        return gettext("This form has expired"), gettext("Its security token (CSRF) is missing or too old. Reload the page and try again.")
     if code == 400:
         return gettext("This request could not be understood"), _detail(error) or gettext("Go back and try again.")
     if code == 403:
         return gettext("This address no longer leads there"), _detail(error) or gettext("Go back and try again.")
     if code == 404:
-        return gettext("Page not found"), gettext("This address does not lead to a page or a game. Check it, or scan the game's QR code again.")
+        return gettext("Page not found"), gettext(
+            "This address does not lead to a page or a game. Check it, or scan the game's QR code again."
+        )
     if code == 405:
         return gettext("Not possible here"), gettext("This page cannot be used that way.")
     if code == 413:

@@ -24,13 +24,13 @@ from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
 from views.addresses import leads_on, open_to_lead, open_to_read, running_at
 from views.chart import build_chart
-from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.limits import creating
 from views.qr import for_phones, qr_svg
 from views.render import game_page, go_to, page_or_fragment
 from views.result import ResultLinks, played_of, result_links_for
 from views.scoreboard import csv_number, csv_text, decimal_separator, headline, shown
 from views.sheets import SHEETS, scoreboard, sheet_of
+from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 from views.viewers import Viewer
 
 bp = Blueprint("evening", __name__)
@@ -254,6 +254,7 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
         form.names = [*game.player_names[:seats], *[""] * (seats - len(game.player_names))]
         return new_game_page(form)
     return answer_new_game_form(
-        NewGameForm.submitted(kind, action=action), lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer)),
+        NewGameForm.submitted(kind, action=action),
+        lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer)),
         fragment=viewer.fragment,
     )

@@ -7,15 +7,14 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
+from werkzeug.wrappers import Response as BaseResponse
 
 from faq.content import CONTENT, LANGUAGES, Entry, Outline
 from faq.search import Index
 from faq.shared import fingerprint, offline_json, shared
 from rules.games import find_game
-from werkzeug.wrappers import Response as BaseResponse
-
-from views.render import page_or_fragment, wants_fragment
 from views.addresses import game_behind
+from views.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("faq", __name__)
 
@@ -94,8 +93,16 @@ def game_page(game: str) -> str:
         topics[entry.topic].append(entry)
     ordered = [(topic, titles[lang], topics[topic]) for topic, titles in outline.topics.items() if topics.get(topic)]
     return render_template(
-        "faq/game.html", game=game, title=title(game), topics=ordered, control=control, query="", hits=None, lang=lang,
-        back=back_to_sheet(game), nearest_topic=None,
+        "faq/game.html",
+        game=game,
+        title=title(game),
+        topics=ordered,
+        control=control,
+        query="",
+        hits=None,
+        lang=lang,
+        back=back_to_sheet(game),
+        nearest_topic=None,
     )
 
 
@@ -119,8 +126,15 @@ def search() -> BaseResponse:
     if request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json":
         response = jsonify(
             [
-                {"id": h.entry.id, "game": h.entry.game, "lang": h.entry.lang, "question": h.entry.question,
-                 "answer": h.entry.answer, "page": h.entry.page, "nearest": h.nearest}
+                {
+                    "id": h.entry.id,
+                    "game": h.entry.game,
+                    "lang": h.entry.lang,
+                    "question": h.entry.question,
+                    "answer": h.entry.answer,
+                    "page": h.entry.page,
+                    "nearest": h.nearest,
+                }
                 for h in hits
             ]
         )
@@ -128,8 +142,18 @@ def search() -> BaseResponse:
         return response
     nearest_topic = outlines()[game].topics[hits[0].entry.topic][lang] if hits and hits[0].nearest else None
     page = page_or_fragment(
-        "faq/game.html", "results", wants_fragment(), game=game, title=title(game), topics=[], control="", query=query, hits=hits, lang=lang,
-        back=back_to_sheet(game), nearest_topic=nearest_topic,
+        "faq/game.html",
+        "results",
+        wants_fragment(),
+        game=game,
+        title=title(game),
+        topics=[],
+        control="",
+        query=query,
+        hits=hits,
+        lang=lang,
+        back=back_to_sheet(game),
+        nearest_topic=nearest_topic,
     )
     page.vary.add("Accept")
     return page

@@ -36,9 +36,7 @@ def new(kind: str) -> BaseResponse | tuple[str, int]:
     if request.method == "GET":
         return new_game_page(NewGameForm.empty(kind))
     form = NewGameForm.submitted(kind)
-    return answer_new_game_form(
-        form, lambda setup, dealer: create_game(setup, kept=form.views.seating(dealer)), fragment=wants_fragment()
-    )
+    return answer_new_game_form(form, lambda setup, dealer: create_game(setup, kept=form.views.seating(dealer)), fragment=wants_fragment())
 
 
 @bp.get("/g/<token>")
@@ -76,8 +74,7 @@ def undo(token: str) -> BaseResponse:
         tapped = record_tap(game, viewer, UNDO, {"event": int(target)}, precondition=still_last)
     except StaleError:
         stale = gettext(
-            "Someone else changed the game meanwhile, so that was no longer the last change. "
-            "Nothing was undone; this is the sheet now."
+            "Someone else changed the game meanwhile, so that was no longer the last change. Nothing was undone; this is the sheet now."
         )
         return render(game, viewer, problems=[stale], status=409)
     return after_tap(game, viewer, tapped)

@@ -13,12 +13,12 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from models import append_event, db, games_at
-from rules.history import NEW_ADDRESSES
 from models.game import NAME_MAX_LENGTH, new_token
-from views.limits import joining
-from views.qr import for_phones, qr_svg
+from rules.history import NEW_ADDRESSES
 from views.addresses import current_game_at, open_to_lead, open_tv, running_at
 from views.evening import tv_between_games
+from views.limits import joining
+from views.qr import for_phones, qr_svg
 from views.render import game_page, go_to, wants_fragment
 from views.seats import this_phone
 from views.sheets import between_games

@@ -137,7 +137,11 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
             payload, problems = how.written(entry, action, player, request.form)
             if not problems:
                 problems, status = record_hand(
-                    game, viewer, payload, hand=lambda folded_table: how.part(how.rules.typed(folded_table), player, request.form), seen=seen
+                    game,
+                    viewer,
+                    payload,
+                    hand=lambda folded_table: how.part(how.rules.typed(folded_table), player, request.form),
+                    seen=seen,
                 )
             if status == 200 and not problems:
                 drop_draft(draft)
@@ -163,18 +167,50 @@ def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], table: T, player: str
     posted, _ = how.posted(request.form, table)
     entry = posted.pressed(request.form.get("action", ""))  # the key that found it closed was tapped too
     return game_page(
-        how.template, "keypad", game, viewer, status=409, player=player, seat=seat, seen=None, restored=False,
-        conflict=None, problems=[], closed=True, **how.shown(entry, table, ""),
+        how.template,
+        "keypad",
+        game,
+        viewer,
+        status=409,
+        player=player,
+        seat=seat,
+        seen=None,
+        restored=False,
+        conflict=None,
+        problems=[],
+        closed=True,
+        **how.shown(entry, table, ""),
     )
 
 
 def _keypad(
-    game: Game, viewer: Viewer, how: Keypad[T, E], entry: E, table: T, player: str, seat: int, seen: int,
-    problems: list[str], status: int, conflict: Conflict | None, restored: bool, action: str,
+    game: Game,
+    viewer: Viewer,
+    how: Keypad[T, E],
+    entry: E,
+    table: T,
+    player: str,
+    seat: int,
+    seen: int,
+    problems: list[str],
+    status: int,
+    conflict: Conflict | None,
+    restored: bool,
+    action: str,
 ) -> Response:
     """Render the keypad as it stands, with the conflict box after a 409 and the refusals after a 422."""
     return game_page(
-        how.template, "keypad", game, viewer, status=status if status == 409 else (422 if problems else 200),
-        player=player, seat=seat, seen=seen, restored=restored, conflict=conflict, problems=problems, closed=False,
+        how.template,
+        "keypad",
+        game,
+        viewer,
+        status=status if status == 409 else (422 if problems else 200),
+        player=player,
+        seat=seat,
+        seen=seen,
+        restored=restored,
+        conflict=conflict,
+        problems=problems,
+        closed=False,
         **how.shown(entry, table, action),
     )

@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
 from models import Event, Folded, Game, Shipped, db, folded
-from views.addresses import current_game_at, opened_by, open_to_read
+from views.addresses import current_game_at, open_to_read, opened_by
 from views.forms import is_whole
 from views.language import current_language
 from views.sheets import live_part

@@ -23,7 +23,7 @@ def qr_svg(address: str) -> Markup:
     buffer = io.BytesIO()
     code.make_image().save(buffer)
     svg = buffer.getvalue().decode()
-    return Markup(svg[svg.index("<svg"):])
+    return Markup(svg[svg.index("<svg") :])
 
 
 def for_phones(url: str) -> tuple[str, str | None]:

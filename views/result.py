@@ -30,7 +30,6 @@ from rules.record import same_name_key
 from views.chart import SHAPES, build_chart, marker_path
 from views.scoreboard import Scoreboard, headline, shown
 
-
 CARD_WIDTH = 540
 """The card's width in SVG units; the PNG has twice as many pixels, sharp on a phone."""
 PNG_SCALE = 2
@@ -137,7 +136,9 @@ def card_svg(game: Game, board: Scoreboard) -> str:
 
 def rasterise(svg: str) -> bytes:
     """Return the SVG as a PNG of twice its size, drawn by ``rsvg-convert`` within the time and size limits."""
-    refusal = ServiceUnavailable(description=gettext("The picture cannot be drawn right now. The result is on the sheet; try again in a moment."))
+    refusal = ServiceUnavailable(
+        description=gettext("The picture cannot be drawn right now. The result is on the sheet; try again in a moment.")
+    )
     try:
         drawn = subprocess.run(
             ["rsvg-convert", "--format", "png", "--zoom", str(PNG_SCALE)],

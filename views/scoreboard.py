@@ -103,14 +103,20 @@ def headline(board: Scoreboard) -> str:
     count = best // 2 if best % 2 == 0 else 2
     if len(winners) == 1:
         said = ngettext(
-            "%(name)s wins with %(points)s point", "%(name)s wins with %(points)s points", count,
-            name=winners[0], points=shown(best),
+            "%(name)s wins with %(points)s point",
+            "%(name)s wins with %(points)s points",
+            count,
+            name=winners[0],
+            points=shown(best),
         )
     else:
         names = str(gettext("%(names)s and %(last)s", names=", ".join(winners[:-1]), last=winners[-1]))
         said = ngettext(
-            "%(names)s win with %(points)s point", "%(names)s win with %(points)s points", count,
-            names=names, points=shown(best),
+            "%(names)s win with %(points)s point",
+            "%(names)s win with %(points)s points",
+            count,
+            names=names,
+            points=shown(best),
         )
     return str(said)
 

@@ -99,6 +99,12 @@ def choose(token: str) -> Response:
             claim_seat(game.card_table_id, phone, seated[same_name_key(name)] if name else None)
             return go_to(url_for("join.show" if then == "join" else "games.sheet", token=game.token), viewer.fragment)
     return game_page(
-        "seats/choose.html", "choose", game, viewer, status=422 if problems else 200,
-        then=then, problems=problems, seat=this_phone(game, viewer),
+        "seats/choose.html",
+        "choose",
+        game,
+        viewer,
+        status=422 if problems else 200,
+        then=then,
+        problems=problems,
+        seat=this_phone(game, viewer),
     )

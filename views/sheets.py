@@ -124,7 +124,12 @@ class Fix:
 
 
 def _sheet(
-    game: Game, viewer: Viewer, state: Folded | None, problems: Sequence[str], refused_at: str, fix: Fix | None = None,
+    game: Game,
+    viewer: Viewer,
+    state: Folded | None,
+    problems: Sequence[str],
+    refused_at: str,
+    fix: Fix | None = None,
     overtaken: object = None,
 ) -> tuple[str, dict[str, Any]]:
     """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
@@ -176,8 +181,15 @@ def way_on(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 
 def render(
-    game: Game, viewer: Viewer, state: Folded | None = None, *, problems: Sequence[str] = (), status: int = 200, refused_at: str = "",
-    fix: Fix | None = None, overtaken: object = None,
+    game: Game,
+    viewer: Viewer,
+    state: Folded | None = None,
+    *,
+    problems: Sequence[str] = (),
+    status: int = 200,
+    refused_at: str = "",
+    fix: Fix | None = None,
+    overtaken: object = None,
 ) -> Response:
     """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) or a choice on it."""
     template, context = _sheet(game, viewer, state, problems, refused_at, fix, overtaken)

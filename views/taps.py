@@ -12,12 +12,12 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from live import Update
 from models import Folded, Game, KeyReusedError, StaleError, append_events, folded
 from rules.games import Table, TableEvent
 from rules.history import part_changed_since
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
-from live import Update
 from views.forms import is_whole
 from views.live import Shipping, shared_sheet
 from views.sheets import Fix, render
@@ -39,9 +39,12 @@ def tap_key() -> str:
     """
     key = request.form.get("key", "")
     if not key or len(key) > MAX_KEY_LENGTH or "\x00" in key:
-        abort(400, description=gettext(
-            "This tap carries no usable key, so sending it again could count it twice. Reload the sheet and tap again."
-        ))
+        abort(
+            400,
+            description=gettext(
+                "This tap carries no usable key, so sending it again could count it twice. Reload the sheet and tap again."
+            ),
+        )
     return key
 
 
@@ -54,13 +57,9 @@ def posted_seen(version: int) -> int:
     """
     posted = request.form.get("seen", "")
     if not is_whole(posted):
-        abort(400, description=gettext(
-            "This form does not say which state of the game it was made on. Reload the sheet and try again."
-        ))
+        abort(400, description=gettext("This form does not say which state of the game it was made on. Reload the sheet and try again."))
     if int(posted) > version:
-        abort(400, description=gettext(
-            "This form names a state of the game that never was. Reload the sheet and try again."
-        ))
+        abort(400, description=gettext("This form names a state of the game that never was. Reload the sheet and try again."))
     return int(posted)
 
 

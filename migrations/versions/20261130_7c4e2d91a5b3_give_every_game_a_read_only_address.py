@@ -23,9 +23,7 @@ def upgrade() -> None:
     games = sa.table("games", sa.column("id", sa.Integer), sa.column("read_token", sa.String))
     connection = op.get_bind()
     for (game_id,) in connection.execute(sa.select(games.c.id)).all():
-        connection.execute(
-            games.update().where(games.c.id == game_id).values(read_token=secrets.token_urlsafe(24))
-        )
+        connection.execute(games.update().where(games.c.id == game_id).values(read_token=secrets.token_urlsafe(24)))
     op.create_index("ix_games_read_token", "games", ["read_token"], unique=True)
 
 

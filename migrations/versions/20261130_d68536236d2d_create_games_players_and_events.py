@@ -57,9 +57,7 @@ def upgrade() -> None:
         sa.Column("idempotency_key", sa.String(length=64), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_events_game_id_games")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
-        sa.UniqueConstraint(
-            "game_id", "idempotency_key", name=op.f("uq_events_game_id_idempotency_key")
-        ),
+        sa.UniqueConstraint("game_id", "idempotency_key", name=op.f("uq_events_game_id_idempotency_key")),
         sa.UniqueConstraint("game_id", "seq", name=op.f("uq_events_game_id_seq")),
     )
 
@@ -67,21 +65,17 @@ def upgrade() -> None:
     if dialect == "sqlite":
         for action in ("UPDATE", "DELETE"):
             op.execute(
-                f"CREATE TRIGGER events_refuse_{action.lower()} BEFORE {action} ON events "
-                f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}'); END"
+                f"CREATE TRIGGER events_refuse_{action.lower()} BEFORE {action} ON events BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}'); END"
             )
     elif dialect == "postgresql":
         op.execute(
-            "CREATE FUNCTION events_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN RAISE EXCEPTION '{APPEND_ONLY}'; END $$"
+            f"CREATE FUNCTION events_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '{APPEND_ONLY}'; END $$"
         )
         op.execute(
-            "CREATE TRIGGER events_refuse_change BEFORE UPDATE OR DELETE ON events "
-            "FOR EACH ROW EXECUTE FUNCTION events_refuse_change()"
+            "CREATE TRIGGER events_refuse_change BEFORE UPDATE OR DELETE ON events FOR EACH ROW EXECUTE FUNCTION events_refuse_change()"
         )
         op.execute(
-            "CREATE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON events "
-            "FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()"
+            "CREATE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()"
         )
     else:
         raise NotImplementedError(f"no append-only triggers written for {dialect}")

@@ -51,9 +51,7 @@ def upgrade() -> None:
         sa.column("card_table_id", sa.Integer),
         sa.column("created_at", sa.DateTime),
     )
-    tables = sa.table(
-        "card_tables", sa.column("id", sa.Integer), sa.column("token", sa.String), sa.column("created_at", sa.DateTime)
-    )
+    tables = sa.table("card_tables", sa.column("id", sa.Integer), sa.column("token", sa.String), sa.column("created_at", sa.DateTime))
     rematched: set[int] = set()
     table_of: dict[int, int] = {}
     for game_id, previous_id, created_at in connection.execute(

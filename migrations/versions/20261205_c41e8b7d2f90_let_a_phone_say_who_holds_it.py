@@ -24,9 +24,7 @@ def upgrade() -> None:
         sa.Column("device", sa.String(length=64), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=True),
         sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["card_table_id"], ["card_tables.id"], name=op.f("fk_seat_claims_card_table_id_card_tables")
-        ),
+        sa.ForeignKeyConstraint(["card_table_id"], ["card_tables.id"], name=op.f("fk_seat_claims_card_table_id_card_tables")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_seat_claims")),
     )
     op.create_index("ix_seat_claims_table_device", "seat_claims", ["card_table_id", "device"])

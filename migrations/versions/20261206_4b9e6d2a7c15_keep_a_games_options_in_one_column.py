@@ -31,7 +31,9 @@ def upgrade() -> None:
     """Move every game's variant, house rules and first dealer into ``options``, then drop their columns."""
     op.add_column("games", sa.Column("options", sa.JSON(), nullable=False, server_default="{}"))
     old = _games(
-        sa.column("variant", sa.String), sa.column("house_rules", sa.JSON), sa.column("first_dealer", sa.Integer),
+        sa.column("variant", sa.String),
+        sa.column("house_rules", sa.JSON),
+        sa.column("first_dealer", sa.Integer),
         sa.column("options", sa.JSON),
     )
     connection = op.get_bind()
@@ -53,7 +55,9 @@ def downgrade() -> None:
     op.add_column("games", sa.Column("house_rules", sa.JSON(), nullable=False, server_default="{}"))
     op.add_column("games", sa.Column("first_dealer", sa.Integer(), nullable=False, server_default="0"))
     new = _games(
-        sa.column("options", sa.JSON), sa.column("variant", sa.String), sa.column("house_rules", sa.JSON),
+        sa.column("options", sa.JSON),
+        sa.column("variant", sa.String),
+        sa.column("house_rules", sa.JSON),
         sa.column("first_dealer", sa.Integer),
     )
     connection = op.get_bind()

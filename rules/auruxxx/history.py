@@ -128,8 +128,11 @@ def fold(start: Game, events: Sequence[TableEvent]) -> AuruxxxTable:
         assert state.finisher is not None and state.golden12 is not None
         done.append(
             Round(
-                finisher=state.finisher, golden12=state.golden12, happy_man=holder,
-                passes=dict(state.passes), hands=dict(state.hands),
+                finisher=state.finisher,
+                golden12=state.golden12,
+                happy_man=holder,
+                passes=dict(state.passes),
+                hands=dict(state.hands),
             )
         )
     return _table(start, done, rounds[-1], holder)
@@ -149,16 +152,23 @@ def step(table: AuruxxxTable, event: TableEvent) -> AuruxxxTable | None:
         state = _Round()
     else:
         state = _Round(
-            passes=dict(current.passes), finisher=current.finisher, golden12=current.golden12,
-            hands=dict(current.hands), holder_set=True, holder=current.holder,
+            passes=dict(current.passes),
+            finisher=current.finisher,
+            golden12=current.golden12,
+            hands=dict(current.hands),
+            holder_set=True,
+            holder=current.holder,
         )
     done = list(game.rounds)
     if _play(state, event, None if current is None else current.index, game):
         assert state.finisher is not None and state.golden12 is not None
         done.append(
             Round(
-                finisher=state.finisher, golden12=state.golden12, happy_man=state.holder,
-                passes=dict(state.passes), hands=dict(state.hands),
+                finisher=state.finisher,
+                golden12=state.golden12,
+                happy_man=state.holder,
+                passes=dict(state.passes),
+                hands=dict(state.hands),
             )
         )
         holder, state = state.holder, _Round()
@@ -189,9 +199,7 @@ def _play(state: _Round, event: TableEvent, index: int | None, game: Game) -> bo
             raise Illegal([problem(at(round_place, "golden12"), N_("must be a whole number"))])
         problems = finisher_golden12_problems(at(round_place, "golden12"), golden12)
         if who in state.hands:
-            problems.append(
-                problem(at(round_place, "finisher"), N_("{player} has already counted a hand this round"), player=who)
-            )
+            problems.append(problem(at(round_place, "finisher"), N_("{player} has already counted a hand this round"), player=who))
         if problems:
             raise Illegal(problems)
         state.finisher, state.golden12 = who, golden12
@@ -218,16 +226,21 @@ def _table(game: Game, done: list[Round], open_state: _Round, holder: str | None
     if len(done) < ROUNDS:
         holder_now = open_state.holder if open_state.holder_set else holder
         if holder is not None and holder_now is None:
-            raise Illegal(
-                [problem(at(at("rounds", len(done)), "happy_man"), N_("the Happy-Man figure never goes back to nobody"))]
-            )
+            raise Illegal([problem(at(at("rounds", len(done)), "happy_man"), N_("the Happy-Man figure never goes back to nobody"))])
         current = OpenRound(
-            index=len(done), passes=dict(open_state.passes), holder=holder_now,
-            finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
+            index=len(done),
+            passes=dict(open_state.passes),
+            holder=holder_now,
+            finisher=open_state.finisher,
+            golden12=open_state.golden12,
+            hands=dict(open_state.hands),
         )
         so_far = RoundInProgress(
-            happy_man=holder_now, passes=dict(open_state.passes),
-            finisher=open_state.finisher, golden12=open_state.golden12, hands=dict(open_state.hands),
+            happy_man=holder_now,
+            passes=dict(open_state.passes),
+            finisher=open_state.finisher,
+            golden12=open_state.golden12,
+            hands=dict(open_state.hands),
         )
         so_far = None if so_far.is_blank(holder) else so_far
     finished_game = Game(players=game.players, house_rules=game.house_rules, rounds=tuple(done[:ROUNDS]), open_round=so_far)

@@ -19,8 +19,8 @@ from rules.auruxxx.score import (
     Hand,
     HouseRules,
     Round,
-    RoundInProgress,
     Rounding,
+    RoundInProgress,
     figure_holder,
     number_card_count_problems,
     player_count_problems,
@@ -44,7 +44,9 @@ def _house_rules(reader: Reader, value: JSON) -> HouseRules | None:
     if raw is None:
         return None
     defaults = HouseRules()
-    golden12 = reader.choice("house_rules.golden12_in_hand", raw.get("golden12_in_hand", defaults.golden12_in_hand), GOLDEN12_IN_HAND_CHOICES)
+    golden12 = reader.choice(
+        "house_rules.golden12_in_hand", raw.get("golden12_in_hand", defaults.golden12_in_hand), GOLDEN12_IN_HAND_CHOICES
+    )
     two = reader.choice("house_rules.two_in_hand", raw.get("two_in_hand", defaults.two_in_hand), TWO_IN_HAND_CHOICES)
     halving = reader.choice("house_rules.halving", raw.get("halving", defaults.halving.value), tuple(h.value for h in Halving))
     rounding = reader.choice("house_rules.rounding", raw.get("rounding", defaults.rounding.value), tuple(r.value for r in Rounding))

@@ -21,7 +21,7 @@ MAX_PASSES = 3
 PASS_COST = 5
 GOLDEN12_BONUS = -5
 GOLDEN12_IN_DECK = 5
-NUMBER_VALUES = range(0, 13)
+NUMBER_VALUES = range(13)
 
 NUMBER_COPIES = 10
 """Each number 0–12 comes in five colours, twice."""
@@ -256,9 +256,7 @@ def _halve(points: int, rounding: Rounding) -> HalfPoints:
     return halve(points)
 
 
-def score_player(
-    round_: Round, player: str, house_rules: HouseRules = HouseRules()
-) -> RoundScore:
+def score_player(round_: Round, player: str, house_rules: HouseRules = HouseRules()) -> RoundScore:
     """Return one player's score for a finished round.
 
     >>> score_player(Round(finisher="A", golden12=3, happy_man=None, passes={"A": 1}), "A").points
@@ -301,9 +299,7 @@ def score_player(
     )
 
 
-def score_round(
-    round_: Round, players: Sequence[str], house_rules: HouseRules = HouseRules()
-) -> dict[str, RoundScore]:
+def score_round(round_: Round, players: Sequence[str], house_rules: HouseRules = HouseRules()) -> dict[str, RoundScore]:
     """Return every player's score for a finished round, in seating order.
 
     >>> r = Round(finisher="P1", golden12=1, happy_man=None, passes={"P2": 1},
@@ -425,9 +421,7 @@ def number_card_count_problems(place: str, numbers: Sized) -> list[Problem]:
     """Return a problem if a hand holds more number cards than the deck has (refused by the list's length, unread)."""
     if len(numbers) <= NUMBER_CARDS_IN_DECK:
         return []
-    return [
-        problem(place, N_("a hand holds at most {limit} number cards (got {got})"), limit=NUMBER_CARDS_IN_DECK, got=len(numbers))
-    ]
+    return [problem(place, N_("a hand holds at most {limit} number cards (got {got})"), limit=NUMBER_CARDS_IN_DECK, got=len(numbers))]
 
 
 def pass_problems(place: str, passes: int) -> list[Problem]:
@@ -496,9 +490,7 @@ def hand_problems(place: str, hand: Hand, house_rules: HouseRules = HouseRules()
         if count < 0:
             problems.append(problem(at(place, kind), N_("a card count cannot be negative (got {got})"), got=count))
         elif count > limit:
-            problems.append(
-                problem(at(place, kind), N_("the deck has only {limit} of these cards (got {got})"), limit=limit, got=count)
-            )
+            problems.append(problem(at(place, kind), N_("the deck has only {limit} of these cards (got {got})"), limit=limit, got=count))
     return problems
 
 
@@ -565,9 +557,7 @@ def round_problems(
     problems: list[Problem] = []
     known = set(players)
     if round_.finisher not in known:
-        problems.append(
-            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(round_.finisher))
-        )
+        problems.append(problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(round_.finisher)))
     problems += finisher_golden12_problems(at(place, "golden12"), round_.golden12)
     if round_.happy_man is None:
         if holder_before is not None:
@@ -579,9 +569,7 @@ def round_problems(
                 )
             )
     elif round_.happy_man not in known:
-        problems.append(
-            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(round_.happy_man))
-        )
+        problems.append(problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(round_.happy_man)))
     for player, passes in round_.passes.items():
         if player not in known:
             problems.append(problem(at(at(place, "passes"), player), N_("not a player of this game")))
@@ -612,8 +600,12 @@ def game_problems(game: Game) -> list[Problem]:
         holder = holder_after(holder, round_)
     if game.open_round is not None:
         problems += open_round_problems(
-            "open_round", game.open_round, game.players,
-            finished=len(game.rounds), holder_before=holder, house_rules=game.house_rules,
+            "open_round",
+            game.open_round,
+            game.players,
+            finished=len(game.rounds),
+            holder_before=holder,
+            house_rules=game.house_rules,
         )
     return problems
 
@@ -645,9 +637,7 @@ def open_round_problems(
             )
         )
     elif so_far.happy_man is not None and so_far.happy_man not in known:
-        problems.append(
-            problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(so_far.happy_man))
-        )
+        problems.append(problem(at(place, "happy_man"), N_("{name} is not a player of this game"), name=quoted(so_far.happy_man)))
     for player, passes in so_far.passes.items():
         if player not in known:
             problems.append(problem(at(at(place, "passes"), player), N_("not a player of this game")))
@@ -660,9 +650,7 @@ def open_round_problems(
             problems.append(problem(at(place, "hands"), N_("hands are counted once the finisher is known")))
         return problems
     if so_far.finisher not in known:
-        problems.append(
-            problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(so_far.finisher))
-        )
+        problems.append(problem(at(place, "finisher"), N_("{name} is not a player of this game"), name=quoted(so_far.finisher)))
     if so_far.golden12 is None:
         problems.append(problem(at(place, "golden12"), N_("is required")))
         return problems
@@ -678,7 +666,5 @@ def open_round_problems(
     so_far_as_round = Round(finisher=so_far.finisher, golden12=so_far.golden12, happy_man=None, hands=so_far.hands)
     problems += deck_problems(place, so_far_as_round)
     if not problems and all(player in so_far.hands for player in players if player != so_far.finisher):
-        problems.append(
-            problem(place, N_("every hand is counted, so this round has ended: it belongs in rounds"))
-        )
+        problems.append(problem(place, N_("every hand is counted, so this round has ended: it belongs in rounds")))
     return problems

@@ -4,8 +4,8 @@ Its modules are imported by name (``from rules.twelve_days.score import ...``); 
 exports only ``TWELVE_DAYS``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
-from rules.twelve_days import history, record, score
 from rules.games import GameRules
+from rules.twelve_days import history, record, score
 
 __all__ = ["TWELVE_DAYS"]
 

@@ -158,7 +158,10 @@ def _table(state: _Days, game: Game) -> TwelveDaysTable:
     players, variant, days, played, hands = game.players, game.variant, state.days, state.played, state.hands
     all_hands = len(hands) == len(players)
     whole = Game(
-        players=players, variant=variant, days=tuple(days), hands=dict(hands) if all_hands else None,
+        players=players,
+        variant=variant,
+        days=tuple(days),
+        hands=dict(hands) if all_hands else None,
         open_day=DayInProgress(played=dict(played)) if played else None,
     )
     problems = game_problems(whole)
@@ -178,9 +181,7 @@ def stages(game: Game) -> tuple[Day, ...]:
 def split_open(game: Game) -> tuple[Game, list[Change]]:
     """Return the game without the day being played, and the cards revealed on it as taps, in seating order."""
     played = game.open_day.played if game.open_day is not None else {}
-    taps: list[Change] = [
-        ("card", {"day": len(game.days), "player": who, "card": played[who]}) for who in game.players if who in played
-    ]
+    taps: list[Change] = [("card", {"day": len(game.days), "player": who, "card": played[who]}) for who in game.players if who in played]
     return replace(game, open_day=None), taps
 
 
@@ -211,7 +212,8 @@ def clearing(events: Sequence[TableEvent], index: int) -> list[Change]:
     [('undo', {'event': 3}), ('undo', {'event': 1})]
     """
     revealed = [
-        event.seq for event in effective(events)
+        event.seq
+        for event in effective(events)
         if event.kind in ("card", "gift") and isinstance(event.payload, Mapping) and event.payload.get("day") == index
     ]
     return [(UNDO, {"event": seq}) for seq in reversed(revealed)]

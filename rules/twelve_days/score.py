@@ -273,9 +273,7 @@ def resolve_days(days: Sequence[Day], variant: Variant = STANDARD) -> tuple[DayR
             pot = pot + (number,)
             results.append(DayResult(day=number, reveal=decision, receiver=None, days_taken=(), pot_after=pot))
         else:
-            results.append(
-                DayResult(day=number, reveal=decision, receiver=receiver, days_taken=pot + (number,), pot_after=())
-            )
+            results.append(DayResult(day=number, reveal=decision, receiver=receiver, days_taken=pot + (number,), pot_after=()))
             pot = ()
     return tuple(results)
 
@@ -305,9 +303,7 @@ def score_game(game: Game) -> Result:
     ({'A': 0, 'B': 0, 'C': 1}, False)
     """
     days = resolve_days(game.days, game.variant)
-    rounds = tuple(
-        {player: (day.points if day.receiver == player else 0) for player in game.players} for day in days
-    )
+    rounds = tuple({player: (day.points if day.receiver == player else 0) for player in game.players} for day in days)
     day_points = {player: sum(r[player] for r in rounds) for player in game.players}
     pot = days[-1].pot_after if days else ()
     all_days_in = len(days) == game.variant.days
@@ -340,7 +336,7 @@ def first_player(first_dealer: int, players: int) -> None:
     >>> first_player(0, 3) is None
     True
     """
-    return None
+    return
 
 
 def card_problems(place: str, card: Card, variant: Variant) -> list[Problem]:
@@ -402,9 +398,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
     problems: list[Problem] = []
     if isinstance(day, TakenDay):
         if day.taken_by is not None and day.taken_by not in known:
-            problems.append(
-                problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=quoted(day.taken_by))
-            )
+            problems.append(problem(at(place, "taken_by"), N_("{name} is not a player of this game"), name=quoted(day.taken_by)))
         return problems
     played_place = at(place, "played")
     for player, card in day.played.items():
@@ -414,9 +408,7 @@ def day_problems(place: str, day: Day, players: Sequence[str], variant: Variant)
             problems += card_problems(at(played_place, player), card, variant)
     missing = [player for player in players if player not in day.played]
     if missing:
-        problems.append(
-            problem(played_place, N_("every player reveals a card; missing: {players}"), players=", ".join(missing))
-        )
+        problems.append(problem(played_place, N_("every player reveals a card; missing: {players}"), players=", ".join(missing)))
     problems += deck_count_problems(played_place, list(day.played.values()), variant, "day")
     if problems:
         return problems
@@ -472,9 +464,7 @@ def hands_problems(hands: Mapping[str, Sequence[Card]], players: Sequence[str], 
             problems += hand_problems(at("hands", player), hand, variant)
     missing = [player for player in players if player not in hands]
     if missing:
-        problems.append(
-            problem("hands", N_("every player's final hand is needed; missing: {players}"), players=", ".join(missing))
-        )
+        problems.append(problem("hands", N_("every player's final hand is needed; missing: {players}"), players=", ".join(missing)))
     every_card = [card for hand in hands.values() for card in hand]
     problems += deck_count_problems("hands", every_card, variant, "hands")
     return problems
@@ -520,9 +510,7 @@ def game_problems(game: Game) -> list[Problem]:
     return problems
 
 
-def open_day_problems(
-    place: str, so_far: DayInProgress, players: Sequence[str], variant: Variant, *, finished: int
-) -> list[Problem]:
+def open_day_problems(place: str, so_far: DayInProgress, players: Sequence[str], variant: Variant, *, finished: int) -> list[Problem]:
     """Return everything that makes the day being played impossible: the limits of a finished day, so far.
 
     ``finished`` counts the days before it; after the last day no day is being played. Once

@@ -147,8 +147,7 @@ def sideways_scroll(page: Page, where: str) -> list[str]:
     ``innerWidth`` grows along with it; ``clientWidth`` keeps the device's width.
     """
     widths = page.evaluate(
-        "({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,"
-        " inner: window.innerWidth})"
+        "({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, inner: window.innerWidth})"
     )
     if widths["scroll"] <= min(widths["inner"], widths["client"]):
         return []
@@ -229,15 +228,19 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     keep_picture(phone, shots / "game-08-keypad-typed-total.png", full_page=True)
     phone.locator("#keypad button[value=save-points]").tap()
     phone.wait_for_url(url)
-    rounds.append({
-        "finisher": "Anna", "golden12": 2, "happy_man": "Cara",
-        "passes": {"Anna": 1, "Ben": 1, "Cara": 2, "Dora": 1},
-        "hands": {
-            "Ben": hand((7,), fifty=1, action=1, happy_man=1, two=1, golden12=1),
-            "Cara": hand((3, 0, 12)),
-            "Dora": {"points": 30},
-        },
-    })
+    rounds.append(
+        {
+            "finisher": "Anna",
+            "golden12": 2,
+            "happy_man": "Cara",
+            "passes": {"Anna": 1, "Ben": 1, "Cara": 2, "Dora": 1},
+            "hands": {
+                "Ben": hand((7,), fifty=1, action=1, happy_man=1, two=1, golden12=1),
+                "Cara": hand((3, 0, 12)),
+                "Dora": {"points": 30},
+            },
+        }
+    )
     expect_sheet(phone, players, rounds)
     expect(phone.locator("#sheet tr.round--done").nth(0).locator("details.score").nth(2)).to_contain_text("12,5")
     # The figure stays with Cara into round 2.
@@ -263,11 +266,15 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     enter_hand(phone, 0, ["n5", "n8"], 13)
     enter_hand(phone, 2, ["n11"], 11)
     enter_hand(phone, 3, ["n9", "n8"], 17)
-    rounds.append({
-        "finisher": "Ben", "golden12": 3, "happy_man": "Dora",
-        "passes": {"Anna": 1, "Ben": 0, "Cara": 1, "Dora": 0},
-        "hands": {"Anna": hand((5, 8)), "Cara": hand((11,)), "Dora": hand((9, 8))},
-    })
+    rounds.append(
+        {
+            "finisher": "Ben",
+            "golden12": 3,
+            "happy_man": "Dora",
+            "passes": {"Anna": 1, "Ben": 0, "Cara": 1, "Dora": 0},
+            "hands": {"Anna": hand((5, 8)), "Cara": hand((11,)), "Dora": hand((9, 8))},
+        }
+    )
     expect_sheet(phone, players, rounds)
     keep_picture(phone, shots / "game-12-after-round2.png", full_page=True)
 
@@ -280,11 +287,15 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     save_hand(phone)
     enter_hand(phone, 1, ["n10"], 10)
     enter_hand(phone, 3, ["n4"], 4)
-    rounds.append({
-        "finisher": "Cara", "golden12": 1, "happy_man": "Dora",
-        "passes": {"Anna": 0, "Ben": 1, "Cara": 0, "Dora": 3},
-        "hands": {"Anna": hand(), "Ben": hand((10,)), "Dora": hand((4,))},
-    })
+    rounds.append(
+        {
+            "finisher": "Cara",
+            "golden12": 1,
+            "happy_man": "Dora",
+            "passes": {"Anna": 0, "Ben": 1, "Cara": 0, "Dora": 3},
+            "hands": {"Anna": hand(), "Ben": hand((10,)), "Dora": hand((4,))},
+        }
+    )
     result = expect_sheet(phone, players, rounds)
     expect(phone.locator("#sheet .result-names")).to_have_text(" · ".join(result["winners"]))
     expect(phone.locator("#sheet tr.round--current")).to_have_count(0)
@@ -331,9 +342,7 @@ def test_whole_game_by_taps(live_server: str, phone: Page, screenshot_dir: Path)
     rounds[0]["happy_man"] = "Ben"
     rounds[0]["hands"]["Dora"] = {"points": 20}
     result = expect_sheet(phone, players, rounds)
-    expect(phone.locator("#sheet tr.round--done").nth(0).locator("details.score summary .points")).to_have_text(
-        ["−5", "63", "25", "25"]
-    )
+    expect(phone.locator("#sheet tr.round--done").nth(0).locator("details.score summary .points")).to_have_text(["−5", "63", "25", "25"])
     expect(phone.locator("#sheet .result-names")).to_have_text(" · ".join(result["winners"]))
     expect_stored_record(phone, url, players, rounds)
     keep_picture(phone, shots / "game-16-after-correction.png", full_page=True)
@@ -381,11 +390,15 @@ def test_two_phones_enter_hands_at_once(live_server: str, phone: Page, second_ph
     phone.wait_for_url(url)
     second_phone.wait_for_url(url)
 
-    rounds = [{
-        "finisher": "Jana", "golden12": 1, "happy_man": None,
-        "passes": {"Jana": 0, "Kai": 1, "Lea": 0},
-        "hands": {"Kai": hand((4, 12), action=1), "Lea": hand((6,), fifty=1, two=1)},
-    }]
+    rounds = [
+        {
+            "finisher": "Jana",
+            "golden12": 1,
+            "happy_man": None,
+            "passes": {"Jana": 0, "Kai": 1, "Lea": 0},
+            "hands": {"Kai": hand((4, 12), action=1), "Lea": hand((6,), fifty=1, two=1)},
+        }
+    ]
     for page in (phone, second_phone):
         page.reload()
         expect(page.locator("#sheet .problems")).to_have_count(0)

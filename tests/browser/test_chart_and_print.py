@@ -35,9 +35,7 @@ def contrast(page: Page, foreground: str, background: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def test_the_chart_shows_each_players_running_total_with_its_own_shape(
-    live_server: str, phone: Page, screenshot_dir: Path
-) -> None:
+def test_the_chart_shows_each_players_running_total_with_its_own_shape(live_server: str, phone: Page, screenshot_dir: Path) -> None:
     """On the result the chart has a line per player through 0 and every round, a shape each, and a legend with the totals."""
     answer = phone.request.post(f"{live_server}/import", data=json.dumps(finished_auruxxx()), headers={"Content-Type": "application/json"})
     phone.goto(answer.json()["location"])

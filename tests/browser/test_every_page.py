@@ -93,9 +93,7 @@ def pages(browser: Browser, playwright: Playwright, live_server: str) -> Iterato
     }
 
 
-def test_every_page_passes_the_phone_checks_in_light_and_dark(
-    browser: Browser, playwright: Playwright, pages: dict[str, str]
-) -> None:
+def test_every_page_passes_the_phone_checks_in_light_and_dark(browser: Browser, playwright: Playwright, pages: dict[str, str]) -> None:
     """axe finds nothing serious in either colour scheme; at 360 px and at 200 % text nothing scrolls sideways."""
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE", bypass_csp=True)
     page = context.new_page()

@@ -56,9 +56,7 @@ def test_keys_pressed_faster_than_the_server_answers_all_count(two_phones: tuple
     anna.wait_for_url(sheet)
 
 
-def test_a_hand_saved_on_another_phone_meanwhile_is_a_choice(
-    two_phones: tuple[Page, Page], live_server: str, screenshot_dir: Path
-) -> None:
+def test_a_hand_saved_on_another_phone_meanwhile_is_a_choice(two_phones: tuple[Page, Page], live_server: str, screenshot_dir: Path) -> None:
     """Anna and Ben both count Anna's hand; Ben saves first; Anna's save asks, and "replace" makes hers count."""
     anna, ben = two_phones
     sheet = round_ended_by_ben(anna, live_server)

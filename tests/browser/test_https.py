@@ -16,10 +16,21 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import PhoneMaker
-from tests.browser.taps import (crossed, end_round_across, eventually, finish_round, install, join_second_phone, open_hand, pass_cross,
-                                press_at_once, start_game, tap_across)
 from testbed.servers import GunicornServer, migrate, self_signed_certificate, sqlite_url
+from tests.browser.taps import (
+    crossed,
+    end_round_across,
+    eventually,
+    finish_round,
+    install,
+    join_second_phone,
+    open_hand,
+    pass_cross,
+    press_at_once,
+    start_game,
+    tap_across,
+)
+from tests.conftest import PhoneMaker
 
 pytestmark = pytest.mark.browser
 

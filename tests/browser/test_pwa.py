@@ -12,9 +12,9 @@ from sqlalchemy import select
 
 from models import Event, Game, db
 from tests.browser.pictures import keep_picture
+from tests.browser.taps import eventually, finish_round, install, settled, start_game, type_hand
 from tests.conftest import PhoneMaker
 from tests.waiting import until
-from tests.browser.taps import eventually, finish_round, install, settled, start_game, type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -338,9 +338,7 @@ def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_
     assert len(pass_events(live_app, sheet)) == 1
 
 
-def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(
-    new_phone: PhoneMaker, live_app: Flask, live_server: str
-) -> None:
+def test_a_tap_whose_form_token_ran_out_is_sent_again_with_a_fresh_one(new_phone: PhoneMaker, live_app: Flask, live_server: str) -> None:
     """A sheet left standing for hours holds CSRF tokens the server no longer takes: the tap still counts, once."""
     phone = new_phone()
     sheet = start_game(phone, live_server, ["Anna", "Ben"])

@@ -35,12 +35,27 @@ SIX_PLAYER_GAME = {
     "players": SIX,
     "house_rules": {"golden12_in_hand": 12, "two_in_hand": 2, "halving": "net", "rounding": "exact"},
     "rounds": [
-        {"finisher": SIX[0], "golden12": 1, "happy_man": SIX[1], "passes": {SIX[1]: 2, SIX[2]: 3},
-         "hands": hands(SIX[1:], [99, 107, 88, 71, 95])},
-        {"finisher": SIX[1], "golden12": 2, "happy_man": SIX[3], "passes": {SIX[3]: 3},
-         "hands": hands([SIX[0], *SIX[2:]], [88, 97, 79, 64, 99])},
-        {"finisher": SIX[2], "golden12": 1, "happy_man": SIX[4], "passes": {SIX[0]: 1},
-         "hands": hands([*SIX[:2], *SIX[3:]], [38, 49, 61, 99, 75])},
+        {
+            "finisher": SIX[0],
+            "golden12": 1,
+            "happy_man": SIX[1],
+            "passes": {SIX[1]: 2, SIX[2]: 3},
+            "hands": hands(SIX[1:], [99, 107, 88, 71, 95]),
+        },
+        {
+            "finisher": SIX[1],
+            "golden12": 2,
+            "happy_man": SIX[3],
+            "passes": {SIX[3]: 3},
+            "hands": hands([SIX[0], *SIX[2:]], [88, 97, 79, 64, 99]),
+        },
+        {
+            "finisher": SIX[2],
+            "golden12": 1,
+            "happy_man": SIX[4],
+            "passes": {SIX[0]: 1},
+            "hands": hands([*SIX[:2], *SIX[3:]], [38, 49, 61, 99, 75]),
+        },
     ],
 }
 """Six long names, totals of three digits and halves ("184,5", "214")."""
@@ -137,9 +152,13 @@ def sheets(browser: Browser, playwright: Playwright, live_server: str) -> Iterat
     context = browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE")
     page = context.new_page()
     found = {}
-    for name, record in (("AURUXXX, six players", SIX_PLAYER_GAME), ("AURUXXX, six players, round 3", SIX_PLAYERS_PLAYING),
-                         ("12 Days, five players", FIVE_PLAYER_DAYS), ("8 Nights", EIGHT_NIGHTS),
-                         ("8 Players", EIGHT_PLAYER_DAYS)):
+    for name, record in (
+        ("AURUXXX, six players", SIX_PLAYER_GAME),
+        ("AURUXXX, six players, round 3", SIX_PLAYERS_PLAYING),
+        ("12 Days, five players", FIVE_PLAYER_DAYS),
+        ("8 Nights", EIGHT_NIGHTS),
+        ("8 Players", EIGHT_PLAYER_DAYS),
+    ):
         answer = page.request.post(f"{live_server}/import", data=json.dumps(record), headers={"Content-Type": "application/json"})
         assert answer.status == 201, answer.text()
         found[name] = str(answer.json()["location"])
@@ -176,7 +195,9 @@ def test_no_number_breaks_and_no_name_is_cut(
             found += [problem for problem in small_targets(page) if name != "8 Players"]
             problems += [f"{name}: {problem}" for problem in found]
             label = f"{size['width']}px" + (f"-{text.rstrip('%')}pct" if text else "")
-            keep_picture(page.locator("#sheet .pad-wrap").first, str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png"))
+            keep_picture(
+                page.locator("#sheet .pad-wrap").first, str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png")
+            )
     finally:
         context.close()
     assert not problems, "\n".join(problems)
@@ -200,8 +221,9 @@ EXPLANATIONS = """
 
 
 @pytest.mark.parametrize("width", [360, 412])
-def test_every_score_explanation_fits_the_phone(browser: Browser, playwright: Playwright, sheets: dict[str, str], width: int,
-                                                screenshot_dir: Path) -> None:
+def test_every_score_explanation_fits_the_phone(
+    browser: Browser, playwright: Playwright, sheets: dict[str, str], width: int, screenshot_dir: Path
+) -> None:
     """Tapping a score explains it in a box that wraps its sentence within the screen: nothing cut off, no sideways scrolling."""
     context = browser.new_context(**{**playwright.devices["Pixel 7"], "viewport": {"width": width, "height": 839}}, locale="de-DE")
     page = context.new_page()
@@ -229,7 +251,9 @@ TV_FILLED = """
 """
 
 
-def test_the_tv_uses_the_whole_screen_for_every_crowd(browser: Browser, playwright: Playwright, sheets: dict[str, str], screenshot_dir: Path) -> None:
+def test_the_tv_uses_the_whole_screen_for_every_crowd(
+    browser: Browser, playwright: Playwright, sheets: dict[str, str], screenshot_dir: Path
+) -> None:
     """On a 1920×1080 TV the pad reaches down most of the screen without running off it, the chart beside it, numbers whole."""
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="de-DE")
     page = context.new_page()
@@ -244,7 +268,9 @@ def test_the_tv_uses_the_whole_screen_for_every_crowd(browser: Browser, playwrig
             page.locator("#sheet .pad").first.wait_for()
             filled = page.evaluate(TV_FILLED)
             if filled["padBottom"] < 0.8 * filled["height"] or filled["scrolls"]:
-                problems.append(f"{name}: the pad ends at {filled['padBottom']:.0f} of {filled['height']} px (scrolls: {filled['scrolls']})")
+                problems.append(
+                    f"{name}: the pad ends at {filled['padBottom']:.0f} of {filled['height']} px (scrolls: {filled['scrolls']})"
+                )
             if filled["chartRight"] < 0.6 * filled["width"] or filled["padRight"] < 0.4 * filled["width"]:
                 problems.append(f"{name}: pad and chart leave the screen's width unused: {filled}")
             problems += [f"{name} on the TV: {problem}" for problem in page.evaluate(NUMBERS)]

@@ -26,9 +26,7 @@ LIVE_MS = WAIT
 @pytest.fixture
 def phones(browser: Browser, playwright: Playwright) -> Iterator[list[Page]]:
     """Yield four phones (Pixel 7, German), each with its own cookies."""
-    contexts: list[BrowserContext] = [
-        browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(4)
-    ]
+    contexts: list[BrowserContext] = [browser.new_context(**playwright.devices["Pixel 7"], locale="de-DE") for _ in range(4)]
     yield [context.new_page() for context in contexts]
     for context in contexts:
         context.close()

@@ -11,7 +11,6 @@ from flask.testing import FlaskCliRunner
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
 
-
 def score(runner: FlaskCliRunner, record: Any, tmp_path: Path) -> Any:
     """Run `score` on a record written to a file and return the result."""
     path = tmp_path / "record.json"
@@ -62,9 +61,11 @@ def test_score_reads_standard_input(runner: FlaskCliRunner) -> None:
 
 def test_halves_are_written_as_point_five(runner: FlaskCliRunner, tmp_path: Path) -> None:
     """A half point is a JSON number ending in .5; whole points have no fraction."""
-    record = {"game": "auruxxx", "players": ["A", "B"], "rounds": [
-        {"finisher": "A", "golden12": 1, "happy_man": "B", "hands": {"B": {"numbers": [9, 8]}}}
-    ]}
+    record = {
+        "game": "auruxxx",
+        "players": ["A", "B"],
+        "rounds": [{"finisher": "A", "golden12": 1, "happy_man": "B", "hands": {"B": {"numbers": [9, 8]}}}],
+    }
     outcome = score(runner, record, tmp_path)
     assert '"B": 8.5' in outcome.stdout and '"A": -5' in outcome.stdout and "-5.0" not in outcome.stdout
 

@@ -47,7 +47,11 @@ def auruxxx_cards(claim: Claim) -> auruxxx.Cards:
     """Return the hand a claim describes."""
     return auruxxx.Cards(
         numbers=tuple(claim.get("numbers", ())),
-        **{kind: claim.get(kind, 0) for kind in ("fifty", "action", "happy_man", "two", "golden12") if kind != "golden12" or not claim.get("finisher")},
+        **{
+            kind: claim.get(kind, 0)
+            for kind in ("fifty", "action", "happy_man", "two", "golden12")
+            if kind != "golden12" or not claim.get("finisher")
+        },
     )
 
 
@@ -71,8 +75,12 @@ def auruxxx_total(claim: Claim) -> float:
     game = auruxxx.Game(
         players=players,
         rounds=tuple(
-            auruxxx.Round(finisher="X", golden12=1, happy_man=None,
-                          hands={player: auruxxx.CountedHand(rows[seat][number]) for seat, player in enumerate(players)})
+            auruxxx.Round(
+                finisher="X",
+                golden12=1,
+                happy_man=None,
+                hands={player: auruxxx.CountedHand(rows[seat][number]) for seat, player in enumerate(players)},
+            )
             for number in range(auruxxx.ROUNDS)
         ),
     )
@@ -84,8 +92,11 @@ def auruxxx_total(claim: Claim) -> float:
 def auruxxx_deck(_: Claim) -> int:
     """Return how many cards the AURUXXX deck holds."""
     return (
-        auruxxx.NUMBER_COPIES * len(auruxxx.NUMBER_VALUES) + auruxxx.GOLDEN12_IN_DECK + auruxxx.FIFTY_IN_DECK
-        + auruxxx.HAPPY_MAN_CARDS_IN_DECK + auruxxx.ACTION_AND_TWO_IN_DECK
+        auruxxx.NUMBER_COPIES * len(auruxxx.NUMBER_VALUES)
+        + auruxxx.GOLDEN12_IN_DECK
+        + auruxxx.FIFTY_IN_DECK
+        + auruxxx.HAPPY_MAN_CARDS_IN_DECK
+        + auruxxx.ACTION_AND_TWO_IN_DECK
     )
 
 
@@ -107,8 +118,9 @@ def twelve_days_days(claim: Claim) -> tuple[twelve_days.Day, ...]:
     seats = max(len(played) for played in claim["days"])
     won: list[twelve_days.Day] = [twelve_days.TakenDay(taken_by="P0")] * (claim["first"] - 1)
     listed: list[twelve_days.Day] = [
-        twelve_days.PlayedDay(played={f"P{seat}": card for seat, card in enumerate(played)},
-                              gift_to=f"P{claim['gift_to']}" if "gift_to" in claim else None)
+        twelve_days.PlayedDay(
+            played={f"P{seat}": card for seat, card in enumerate(played)}, gift_to=f"P{claim['gift_to']}" if "gift_to" in claim else None
+        )
         for played in claim["days"]
     ]
     assert seats >= 2
@@ -230,8 +242,11 @@ def test_every_entry_that_states_a_score_has_a_claim(game: str) -> None:
     """An entry whose answer gives points ("5 Punkte", "−10", "scores 6") must have its numbers checked."""
     claimed = {claim["entry"] for claim in claims(game)}
     unchecked = [
-        e.id for e in load()
-        if e.game == game and e.lang == "en" and e.id not in claimed
+        e.id
+        for e in load()
+        if e.game == game
+        and e.lang == "en"
+        and e.id not in claimed
         and re.search(r"\b\d+(?:\.\d)? points?\b|−\d|\bscores? \d", f"{e.answer} {e.details}")
     ]
     assert not unchecked, unchecked

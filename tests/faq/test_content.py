@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from infra.config import TestConfig
 from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines, load_questions
+from infra.config import TestConfig
 
 GAMES = ("auruxxx", "12days")
 """The games Tischblock ships a FAQ for."""
@@ -88,10 +88,12 @@ def without(key: str) -> Callable[[str], str]:
 
 def setting(key: str, value: str) -> Callable[[str], str]:
     """Return a change that sets a key of an entry to a TOML value, adding the line if need be."""
+
     def change(block: str) -> str:
         if re.search(rf"(?m)^{key} = ", block):
             return re.sub(rf"(?m)^{key} = .*$", lambda _: f"{key} = {value}", block)
         return f"\n{key} = {value}" + block
+
     return change
 
 
@@ -101,20 +103,43 @@ def setting(key: str, value: str) -> Callable[[str], str]:
         pytest.param("auruxxx.de.toml", 2, without("answer"), "auruxxx.de.toml: entry[2].answer: needs text", id="missing answer"),
         pytest.param("12days.en.toml", 0, setting("answer", '"   "'), "12days.en.toml: entry[0].answer: needs text", id="empty answer"),
         pytest.param("auruxxx.en.toml", 3, without("question"), "auruxxx.en.toml: entry[3].question: needs text", id="missing question"),
-        pytest.param("12days.de.toml", 1, setting("topic", '"happy-man"'),
-                     "12days.de.toml: entry[1].topic: 'happy-man' is not a topic of 12days", id="topic of the other game"),
-        pytest.param("auruxxx.en.toml", 1, setting("id", '"what-fits-on-a-number"'),
-                     "auruxxx.en.toml: ids used twice: what-fits-on-a-number", id="duplicate id"),
-        pytest.param("auruxxx.de.toml", 0, setting("colour", '"rot"'), "auruxxx.de.toml: entry[0]: unknown keys ['colour']",
-                     id="unknown key"),
-        pytest.param("12days.en.toml", 4, setting("keywords", '"pass"'), "12days.en.toml: entry[4].keywords: a list of words",
-                     id="keywords not a list"),
-        pytest.param("12days.de.toml", 2, setting("controls", '["happy_man"]'), "12days.de.toml: entry[2].controls: only ",
-                     id="control of the other game"),
-        pytest.param("auruxxx.en.toml", 5, setting("page", "2"), "auruxxx.en.toml: entry[5].page: the rulebook page as text",
-                     id="page as a number"),
-        pytest.param("12days.de.toml", 3, setting("names", '"Topf"'), "12days.de.toml: entry[3].names: a list of terms",
-                     id="names not a list"),
+        pytest.param(
+            "12days.de.toml",
+            1,
+            setting("topic", '"happy-man"'),
+            "12days.de.toml: entry[1].topic: 'happy-man' is not a topic of 12days",
+            id="topic of the other game",
+        ),
+        pytest.param(
+            "auruxxx.en.toml",
+            1,
+            setting("id", '"what-fits-on-a-number"'),
+            "auruxxx.en.toml: ids used twice: what-fits-on-a-number",
+            id="duplicate id",
+        ),
+        pytest.param(
+            "auruxxx.de.toml", 0, setting("colour", '"rot"'), "auruxxx.de.toml: entry[0]: unknown keys ['colour']", id="unknown key"
+        ),
+        pytest.param(
+            "12days.en.toml",
+            4,
+            setting("keywords", '"pass"'),
+            "12days.en.toml: entry[4].keywords: a list of words",
+            id="keywords not a list",
+        ),
+        pytest.param(
+            "12days.de.toml",
+            2,
+            setting("controls", '["happy_man"]'),
+            "12days.de.toml: entry[2].controls: only ",
+            id="control of the other game",
+        ),
+        pytest.param(
+            "auruxxx.en.toml", 5, setting("page", "2"), "auruxxx.en.toml: entry[5].page: the rulebook page as text", id="page as a number"
+        ),
+        pytest.param(
+            "12days.de.toml", 3, setting("names", '"Topf"'), "12days.de.toml: entry[3].names: a list of terms", id="names not a list"
+        ),
     ],
 )
 def test_broken_entry_is_named(tmp_path: Path, name: str, number: int, change: Callable[[str], str], named: str) -> None:
@@ -174,25 +199,58 @@ def questions_problems(tmp_path: Path, game: str, text: str) -> str:
 @pytest.mark.parametrize(
     ("game", "text", "named"),
     [
-        pytest.param("12days", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
-                     "12days.questions.toml: question[", id="id of the other game"),
-        pytest.param("12days", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
-                     ".expect: ids of 12days entries in de, got ['happy-man-halving']", id="id of the other game, said"),
-        pytest.param("auruxxx", 'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["nobody-wins-pot"]\n',
-                     "game '12days' and lang 'de' must be auruxxx", id="question in the other game's file"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "fr"\nq = "qui gagne"\nexpect = ["who-wins"]\n',
-                     "lang 'fr' must be auruxxx and one of de, en", id="unknown language"),
+        pytest.param(
+            "12days",
+            'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
+            "12days.questions.toml: question[",
+            id="id of the other game",
+        ),
+        pytest.param(
+            "12days",
+            'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["happy-man-halving"]\n',
+            ".expect: ids of 12days entries in de, got ['happy-man-halving']",
+            id="id of the other game, said",
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "12days"\nlang = "de"\nq = "wer kriegt den topf"\nexpect = ["nobody-wins-pot"]\n',
+            "game '12days' and lang 'de' must be auruxxx",
+            id="question in the other game's file",
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "auruxxx"\nlang = "fr"\nq = "qui gagne"\nexpect = ["who-wins"]\n',
+            "lang 'fr' must be auruxxx and one of de, en",
+            id="unknown language",
+        ),
         pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "  "\nexpect = ["who-wins"]\n', ".q: needs text", id="empty question"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = []\n', ".expect: ids of auruxxx entries",
-                     id="no id"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = ["who-wins"]\nkinds = ["rude"]\n',
-                     ".kinds: only situation, ", id="unknown kind"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = [["who-wins"]]\n',
-                     ".expect: ids of auruxxx entries", id="id not a string"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nquestion = "wer gewinnt"\nexpect = ["who-wins"]\n',
-                     ": needs expect, game, lang, q and may have kinds", id="unknown key"),
-        pytest.param("auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "darf man eig mit ner 7 auf ne 8?"\nexpect = ["who-wins"]\n',
-                     ".q: asked twice: 'darf man eig mit ner 7 auf ne 8?'", id="asked twice"),
+        pytest.param(
+            "auruxxx", 'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = []\n', ".expect: ids of auruxxx entries", id="no id"
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = ["who-wins"]\nkinds = ["rude"]\n',
+            ".kinds: only situation, ",
+            id="unknown kind",
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "auruxxx"\nlang = "de"\nq = "wer gewinnt"\nexpect = [["who-wins"]]\n',
+            ".expect: ids of auruxxx entries",
+            id="id not a string",
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "auruxxx"\nlang = "de"\nquestion = "wer gewinnt"\nexpect = ["who-wins"]\n',
+            ": needs expect, game, lang, q and may have kinds",
+            id="unknown key",
+        ),
+        pytest.param(
+            "auruxxx",
+            'game = "auruxxx"\nlang = "de"\nq = "darf man eig mit ner 7 auf ne 8?"\nexpect = ["who-wins"]\n',
+            ".q: asked twice: 'darf man eig mit ner 7 auf ne 8?'",
+            id="asked twice",
+        ),
     ],
 )
 def test_a_broken_players_question_is_named(tmp_path: Path, game: str, text: str, named: str) -> None:

@@ -18,8 +18,19 @@ from faq.search import Index
 
 
 def entry(id: str, question: str, asked: tuple[str, ...] = ()) -> Entry:
-    return Entry(id=id, game="12days", lang="en", topic="day", question=question, answer="See the rules.",
-                 details="The rulebook says more.", page="", keywords=(), controls=(), asked=asked)
+    return Entry(
+        id=id,
+        game="12days",
+        lang="en",
+        topic="day",
+        question=question,
+        answer="See the rules.",
+        details="The rulebook says more.",
+        page="",
+        keywords=(),
+        controls=(),
+        asked=asked,
+    )
 
 
 def player(q: str, *expect: str) -> Question:
@@ -54,9 +65,18 @@ def test_a_feature_no_taught_question_held_says_nothing() -> None:
 
 def test_a_feature_fewer_than_three_taught_questions_hold_is_not_learnt() -> None:
     """A word only one or two questions use says more of their writer than of the entry."""
-    twice = learn([({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0}, [0]), ({"count": 1.0}, [1])], 2)
-    thrice = learn([({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]),
-                    ({"count": 1.0}, [1])], 2)
+    twice = learn(
+        [({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0, "shuffle": 1.0}, [0]), ({"deal": 1.0}, [0]), ({"count": 1.0}, [1])], 2
+    )
+    thrice = learn(
+        [
+            ({"deal": 1.0, "shuffle": 1.0}, [0]),
+            ({"deal": 1.0, "shuffle": 1.0}, [0]),
+            ({"deal": 1.0, "shuffle": 1.0}, [0]),
+            ({"count": 1.0}, [1]),
+        ],
+        2,
+    )
     assert "shuffle" not in twice.seen and "shuffle" in thrice.seen
     assert twice.shares({"shuffle": 1.0}) == [0.5, 0.5]
 
@@ -83,7 +103,7 @@ def test_every_number_of_the_model_has_four_places_as_the_browser_adds_them() ->
 
 
 def test_players_questions_teach_which_entry_their_words_mean() -> None:
-    """"Cards for twelve" names cards, which both entries hold; taught that players who say "twelve" ask about the cards
+    """ "Cards for twelve" names cards, which both entries hold; taught that players who say "twelve" ask about the cards
     each one gets, the search puts that entry first."""
     taught = [player("twelve cards each?", "count"), player("does everyone get twelve", "count")]
     assert ids(Index(ENTRIES), "cards for twelve")[0] == "deal"

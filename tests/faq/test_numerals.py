@@ -24,9 +24,19 @@ def test_every_cardinal_reads_back_as_its_digits(lang: str) -> None:
             assert folding.fold(spelt) == str(number), spelt
 
 
-@pytest.mark.parametrize(("lang", "card", "digits"), [
-    ("de", "Sechsen", "6"), ("de", "Sechser", "6"), ("de", "Dreiern", "3"), ("de", "Zwölfen", "12"), ("de", "Einsen", "1"),
-    ("en", "sixes", "6"), ("en", "sevens", "7"), ("en", "twelves", "12"), ("en", "ones", "1"),
-])
+@pytest.mark.parametrize(
+    ("lang", "card", "digits"),
+    [
+        ("de", "Sechsen", "6"),
+        ("de", "Sechser", "6"),
+        ("de", "Dreiern", "3"),
+        ("de", "Zwölfen", "12"),
+        ("de", "Einsen", "1"),
+        ("en", "sixes", "6"),
+        ("en", "sevens", "7"),
+        ("en", "twelves", "12"),
+        ("en", "ones", "1"),
+    ],
+)
 def test_card_names_are_their_number(lang: str, card: str, digits: str) -> None:
     assert number_words(lang, lambda text: plain(text, lang))[plain(card, lang)] == digits

@@ -87,12 +87,12 @@ def misspelt(word: str, rng: random.Random) -> str:
     at = rng.randrange(len(word))
     kind = rng.randrange(4)
     if kind == 0:
-        return word[:at] + word[at + 1:]
+        return word[:at] + word[at + 1 :]
     if kind == 1:
         return word[:at] + rng.choice("aeinorstuäöü") + word[at:]
     if kind == 2:
-        return word[:at] + rng.choice("aeilmnorstu") + word[at + 1:]
-    return word[:at] + word[at + 1:at + 2] + word[at] + word[at + 2:] if at + 1 < len(word) else word
+        return word[:at] + rng.choice("aeilmnorstu") + word[at + 1 :]
+    return word[:at] + word[at + 1 : at + 2] + word[at] + word[at + 2 :] if at + 1 < len(word) else word
 
 
 def test_offline_search_agrees_on_misspelt_half_typed_and_run_together_words(index: Index) -> None:
@@ -114,9 +114,22 @@ def test_offline_search_agrees_on_misspelt_half_typed_and_run_together_words(ind
 
 
 def test_offline_search_reads_a_number_said_in_two_words_as_one() -> None:
-    """"forty five" is 45 offline too, not a 40 and a 5."""
-    entries = [Entry(id=id, game="auruxxx", lang="en", topic="score", question=f"Is {number} a good score?", answer="Yes.",
-                     details="Lowest wins.", page="", keywords=(), controls=()) for id, number in (("forty", 40), ("forty-five", 45))]
+    """ "forty five" is 45 offline too, not a 40 and a 5."""
+    entries = [
+        Entry(
+            id=id,
+            game="auruxxx",
+            lang="en",
+            topic="score",
+            question=f"Is {number} a good score?",
+            answer="Yes.",
+            details="Lowest wins.",
+            page="",
+            keywords=(),
+            controls=(),
+        )
+        for id, number in (("forty", 40), ("forty-five", 45))
+    ]
     asked = [{"game": "auruxxx", "lang": "en", "q": q} for q in ("is forty five a good score", "forty-five points")]
     assert offline_top(Index(entries), asked, limit=1) == [["forty-five"], ["forty-five"]]
 
@@ -124,19 +137,41 @@ def test_offline_search_reads_a_number_said_in_two_words_as_one() -> None:
 def test_offline_search_reads_compounds_diminutives_and_heads_as_the_server(index: Index) -> None:
     """Compounds of three parts, dialect diminutives, feminine forms, unknown modifiers, inseparable prefixes and separable
     verbs' participles, read alike offline."""
-    asked = [{"game": game, "lang": "de", "q": q} for game in ("auruxxx", "12days") for q in (
-        "goldzwölfstrafe einstellen", "holzmännle", "was bringt das kärtle", "tageskartenstapel in der mitte",
-        "siebenköpfige familie", "omakartenstapel", "verlegt", "automatisch", "stapelkärtchen", "großgruppenvariante",
-        "die kartengeberin", "mitspielerinnen", "abzulegen", "eingetragen")]
+    asked = [
+        {"game": game, "lang": "de", "q": q}
+        for game in ("auruxxx", "12days")
+        for q in (
+            "goldzwölfstrafe einstellen",
+            "holzmännle",
+            "was bringt das kärtle",
+            "tageskartenstapel in der mitte",
+            "siebenköpfige familie",
+            "omakartenstapel",
+            "verlegt",
+            "automatisch",
+            "stapelkärtchen",
+            "großgruppenvariante",
+            "die kartengeberin",
+            "mitspielerinnen",
+            "abzulegen",
+            "eingetragen",
+        )
+    ]
     rate, differences = agreement(index, asked, limit=10)
     assert rate == 1, "\n".join(differences)
 
 
 def test_offline_search_reads_a_phrase_after_one_that_only_looks_ahead_as_the_server(index: Index) -> None:
-    """"zwei Dreien und zwei Fünfen" marks several pairs by looking ahead, then each pair at the same place: the browser's
+    """ "zwei Dreien und zwei Fünfen" marks several pairs by looking ahead, then each pair at the same place: the browser's
     own replace went on a letter later and lost the first pair's "gleiche"."""
-    asked = [{"game": "12days", "lang": lang, "q": q} for lang, q in (
-        ("de", "zwei dreien und zwei fünfen und ne elf"), ("de", "zwei fünfen und zwei achten, sonst nix"),
-        ("en", "two 3s and two 5s and a 9, who wins"), ("en", "two nines and two fours"))]
+    asked = [
+        {"game": "12days", "lang": lang, "q": q}
+        for lang, q in (
+            ("de", "zwei dreien und zwei fünfen und ne elf"),
+            ("de", "zwei fünfen und zwei achten, sonst nix"),
+            ("en", "two 3s and two 5s and a 9, who wins"),
+            ("en", "two nines and two fours"),
+        )
+    ]
     rate, differences = agreement(index, asked, limit=10)
     assert rate == 1, "\n".join(differences)

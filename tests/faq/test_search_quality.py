@@ -91,8 +91,12 @@ def test_no_paraphrase_copies_a_question_the_search_is_measured_on(name: str) ->
     it; a paraphrase copying it would teach it all the same.
     """
     asked = by_game_and_language(SETS[name]())
-    copies = [(e.id, paraphrase, alike) for e in load() for paraphrase in e.asked
-              if (alike := copy_of(paraphrase, asked[(e.game, e.lang)])) is not None]
+    copies = [
+        (e.id, paraphrase, alike)
+        for e in load()
+        for paraphrase in e.asked
+        if (alike := copy_of(paraphrase, asked[(e.game, e.lang)])) is not None
+    ]
     assert not copies, copies
 
 

@@ -105,7 +105,10 @@ def read_round(reader: Reader, place: str, value: JSON, players: tuple[str, ...]
 def serialise(game: Game) -> dict[str, JSON]:
     """Return the normalised record of a game."""
     written: dict[str, JSON] = {
-        "game": KIND, "players": list(game.players), "length": game.length, "rounds": [{"winner": w} for w in game.winners],
+        "game": KIND,
+        "players": list(game.players),
+        "length": game.length,
+        "rounds": [{"winner": w} for w in game.winners],
     }
     if game.hands:
         written["hands"] = dict(game.hands)
@@ -118,7 +121,7 @@ def result(game: Game) -> dict[str, JSON]:
     best = max(totals.values())
     return {
         "rounds": [{p: int(p == w) for p in game.players} for w in game.winners],
-        "totals": {p: count for p, count in totals.items()},
+        "totals": dict(totals),
         "winners": [p for p in game.players if totals[p] == best],
         "complete": len(game.winners) == game.length,
     }
@@ -128,8 +131,16 @@ def player_count_problems(players: Sequence[JSON]) -> list[Problem]:
     """Return a problem unless 2–4 players sit at the table."""
     if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return []
-    return [problem("players", N_("{variant} is played by {min} to {max} players (got {got})"),
-                    variant=TITLE, min=MIN_PLAYERS, max=MAX_PLAYERS, got=len(players))]
+    return [
+        problem(
+            "players",
+            N_("{variant} is played by {min} to {max} players (got {got})"),
+            variant=TITLE,
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            got=len(players),
+        )
+    ]
 
 
 def problems(game: Game) -> list[Problem]:

@@ -78,8 +78,14 @@ def lay_out(game: Game, table: rules.PebblesTable) -> Sheet:
     if played.hands:
         rows.append(Row("Stones", {p: points.whole(stones) for p, stones in played.hands.items()}))
     board = Scoreboard(
-        kind=rules.KIND, stage="Round", caption="Pebbles after each round", players=game.player_names, rows=tuple(rows),
-        totals=totals, winners=tuple(p for p in game.player_names if totals[p] == best) if over else (), fewest_win=False,
+        kind=rules.KIND,
+        stage="Round",
+        caption="Pebbles after each round",
+        players=game.player_names,
+        rows=tuple(rows),
+        totals=totals,
+        winners=tuple(p for p in game.player_names if totals[p] == best) if over else (),
+        fewest_win=False,
     )
     return Sheet(pebbles=rules.pebbles(played), round_index=None if over else len(played.winners), rounds=played.winners, board=board)
 
@@ -89,7 +95,10 @@ def take(token: str) -> Response:
     """Give the round's pebble to a player."""
     game, viewer = open_to_edit(token, kind=rules.KIND)
     player = posted_player(request.form, game.player_names)
-    won: dict[str, JSON] = {"round": posted_index(request.form, "round", rules.PEBBLES.parse(game.setup).length, "Unknown round."), "player": player}
+    won: dict[str, JSON] = {
+        "round": posted_index(request.form, "round", rules.PEBBLES.parse(game.setup).length, "Unknown round."),
+        "player": player,
+    }
     return after_tap(game, viewer, record_tap(game, viewer, "win", won))
 
 

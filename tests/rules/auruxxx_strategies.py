@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 
 from rules.auruxxx import score as auruxxx
 from tests.rules.strategies import GameStrategies, History, Record, numbered, players, register
 
-
 _AURUXXX_KINDS: tuple[str | int, ...] = (*auruxxx.NUMBER_VALUES, "fifty", "happy_man", "golden12", "action", "two")
 
 
 def _auruxxx_pool(kinds: Sequence[str | int], golden12_left: int, actions: int) -> list[str | int]:
     """Return every copy the deck has of the chosen kinds of card (Golden 12 only those not laid)."""
-    copies: dict[str | int, int] = {number: auruxxx.NUMBER_COPIES for number in auruxxx.NUMBER_VALUES}
+    copies: dict[str | int, int] = dict.fromkeys(auruxxx.NUMBER_VALUES, auruxxx.NUMBER_COPIES)
     copies |= {
         "fifty": auruxxx.FIFTY_IN_DECK,
         "happy_man": auruxxx.HAPPY_MAN_CARDS_IN_DECK,
@@ -50,9 +50,7 @@ def _auruxxx_house_rules(draw: st.DrawFn) -> Record:
 
 
 @st.composite
-def _auruxxx_round(
-    draw: st.DrawFn, seats: Sequence[str], holder: str | None, house_rules: auruxxx.HouseRules
-) -> Record:
+def _auruxxx_round(draw: st.DrawFn, seats: Sequence[str], holder: str | None, house_rules: auruxxx.HouseRules) -> Record:
     """Return a legal round, given who held the Happy-Man figure before it."""
     finisher = draw(st.sampled_from(seats))
     golden12 = draw(st.integers(1, auruxxx.GOLDEN12_IN_DECK))
@@ -84,9 +82,7 @@ def auruxxx_records(draw: st.DrawFn, min_rounds: int = 0) -> Record:
     """Return a legal AURUXXX record with 2–6 players and min_rounds to 3 finished rounds."""
     seats = draw(players(auruxxx.MIN_PLAYERS, auruxxx.MAX_PLAYERS))
     rules = draw(_auruxxx_house_rules())
-    house_rules = auruxxx.HouseRules(
-        golden12_in_hand=rules.get("golden12_in_hand", 12), two_in_hand=rules.get("two_in_hand", 2)
-    )
+    house_rules = auruxxx.HouseRules(golden12_in_hand=rules.get("golden12_in_hand", 12), two_in_hand=rules.get("two_in_hand", 2))
     record: Record = {"game": "auruxxx", "players": seats}
     if bool(rules) or draw(st.booleans()):
         record["house_rules"] = rules
@@ -117,9 +113,7 @@ def auruxxx_histories(draw: st.DrawFn, min_rounds: int = 0) -> History:
         holder = happy_man or holder
         finisher = round_["finisher"]
         hands = round_.get("hands", {})
-        after = [
-            ("hand", {"round": index, "player": p, "hand": hands.get(p, {})}) for p in raw["players"] if p != finisher
-        ]
+        after = [("hand", {"round": index, "player": p, "hand": hands.get(p, {})}) for p in raw["players"] if p != finisher]
         finish = ("finish", {"round": index, "player": finisher, "golden12": round_["golden12"]})
         events += [*draw(st.permutations(before)), finish, *draw(st.permutations(after))]
     return raw, setup, numbered(events)

@@ -21,8 +21,18 @@ Record = dict[str, Any]
 
 _LETTERS = "ABDEFJKLMNOPSTUZÄÖÜabdeijklmnoprstuäöüßéçñ"
 _SPECIAL_NAMES = (
-    "santa", "mrs_claus", "Mrs. Claus", "null", "Anna Lena", "Jürgen", "Ölaf Ärger", "Zoë", "X" * 40,
-    "\U0001f468\u200d\U0001f373", "Jean\u00a0Luc", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632",
+    "santa",
+    "mrs_claus",
+    "Mrs. Claus",
+    "null",
+    "Anna Lena",
+    "Jürgen",
+    "Ölaf Ärger",
+    "Zoë",
+    "X" * 40,
+    "\U0001f468\u200d\U0001f373",
+    "Jean\u00a0Luc",
+    "\u0645\u0647\u0631\u200c\u0646\u0627\u0632",
 )
 """Names that look like record keywords, long names, and names with joiners and a no-break space."""
 
@@ -44,7 +54,6 @@ def _unique(drawn: list[str]) -> list[str]:
 def players(low: int, high: int) -> st.SearchStrategy[list[str]]:
     """Return a strategy for low to high unique player names in seating order."""
     return st.lists(names, min_size=low, max_size=high).map(_unique)
-
 
 
 # --- Events and the registry ------------------------------------------------------------

@@ -29,7 +29,10 @@ def test_example_1_finisher_bonus_hands_and_crosses() -> None:
     result = result_of(
         ["P1", "P2", "P3"],
         {
-            "finisher": "P1", "golden12": 1, "happy_man": None, "passes": {"P2": 1},
+            "finisher": "P1",
+            "golden12": 1,
+            "happy_man": None,
+            "passes": {"P2": 1},
             "hands": {"P2": {"numbers": [7, 0, 12]}, "P3": {"numbers": [3], "fifty": 1}},
         },
     )
@@ -41,7 +44,10 @@ def test_example_2_zero_cards_and_empty_hand_score_only_their_crosses() -> None:
     result = result_of(
         ["P1", "P2", "P3"],
         {
-            "finisher": "P1", "golden12": 1, "happy_man": None, "passes": {"P2": 2, "P3": 1},
+            "finisher": "P1",
+            "golden12": 1,
+            "happy_man": None,
+            "passes": {"P2": 2, "P3": 1},
             "hands": {"P2": {"numbers": [0, 0]}},
         },
     )
@@ -54,7 +60,9 @@ def test_example_3_happy_man_card_in_hand_scores_25_and_does_not_halve() -> None
     result = result_of(
         ["P1", "P2"],
         {
-            "finisher": "P1", "golden12": 1, "happy_man": None,
+            "finisher": "P1",
+            "golden12": 1,
+            "happy_man": None,
             "hands": {"P2": {"numbers": [7], "fifty": 1, "action": 1, "happy_man": 1}},
         },
     )
@@ -85,12 +93,8 @@ def test_example_6_at_most_five_golden_12() -> None:
     assert refusals(["P1", "P2"], {"finisher": "P1", "golden12": 6, "happy_man": None}) == [
         "rounds[0].golden12: the deck has only 5 Golden 12 (got 6)"
     ]
-    five_and_one = refusals(
-        ["P1", "P2"], {"finisher": "P1", "golden12": 5, "happy_man": None, "hands": {"P2": {"golden12": 1}}}
-    )
-    assert five_and_one == [
-        "rounds[0].golden12: only 5 Golden 12 are in the deck, but the finisher's 5 and those in hands make 6"
-    ]
+    five_and_one = refusals(["P1", "P2"], {"finisher": "P1", "golden12": 5, "happy_man": None, "hands": {"P2": {"golden12": 1}}})
+    assert five_and_one == ["rounds[0].golden12: only 5 Golden 12 are in the deck, but the finisher's 5 and those in hands make 6"]
     assert refusals(["P1", "P2"], {"finisher": "P1", "golden12": 0, "happy_man": None}) == [
         "rounds[0].golden12: the finisher ends the round with 1 to 5 Golden 12 (got 0)"
     ]

@@ -85,7 +85,7 @@ def test_a_game_still_running_counts_for_nobody_but_lists_its_players() -> None:
 
 
 def test_a_name_is_the_same_player_whatever_its_case() -> None:
-    """"anna" in the second game is Anna of the first: one line, two wins, her first spelling."""
+    """ "anna" in the second game is Anna of the first: one line, two wins, her first spelling."""
     evening = [game({"Anna": 10, "Ben": 20}, fewest_win=True), game({"anna": 10, "Ben": 20}, fewest_win=True)]
     assert [(s.player, s.wins) for s in standings(evening)] == [("Anna", 2), ("Ben", 0)]
     assert players_of(evening) == ("Anna", "Ben")
@@ -100,23 +100,23 @@ def test_half_points_decide_places() -> None:
 def test_an_evening_ends_when_the_table_is_idle_for_more_than_six_hours() -> None:
     """19:00 to 23:30 is one evening with three games; the game the next afternoon begins the next one."""
     spans = [Span(at(19), at(19.8)), Span(at(19.9), at(20.9)), Span(at(21), at(23.5)), Span(at(24 + 15), at(24 + 16))]
-    assert evenings(spans, idle=SIX_HOURS) == [range(0, 3), range(3, 4)]
-    assert evening_of(spans, 1, idle=SIX_HOURS) == range(0, 3)
+    assert evenings(spans, idle=SIX_HOURS) == [range(3), range(3, 4)]
+    assert evening_of(spans, 1, idle=SIX_HOURS) == range(3)
     assert evening_of(spans, 3, idle=SIX_HOURS) == range(3, 4)
 
 
 def test_a_long_dinner_break_does_not_end_the_evening() -> None:
     """A game started five hours after the last tap is still the same evening; a minute past six hours it is not."""
     spans = [Span(at(13), at(14)), Span(at(19), at(20))]
-    assert evenings(spans, idle=SIX_HOURS) == [range(0, 2)]
+    assert evenings(spans, idle=SIX_HOURS) == [range(2)]
     later = [Span(at(13), at(14)), Span(at(20) + timedelta(minutes=1), at(21))]
-    assert evenings(later, idle=SIX_HOURS) == [range(0, 1), range(1, 2)]
+    assert evenings(later, idle=SIX_HOURS) == [range(1), range(1, 2)]
 
 
 def test_a_game_played_on_keeps_the_table_busy() -> None:
     """The first game got a correction at 23:00, after the second began: the third game at 4:00 is the same evening."""
     spans = [Span(at(19), at(23)), Span(at(20), at(21)), Span(at(28), at(29))]
-    assert evenings(spans, idle=SIX_HOURS) == [range(0, 3)]
+    assert evenings(spans, idle=SIX_HOURS) == [range(3)]
 
 
 # --- Invariants ----------------------------------------------------------------------------------

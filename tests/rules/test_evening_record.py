@@ -92,8 +92,14 @@ def test_a_malformed_evening_is_refused_naming_the_field(raw: object, line: str)
     ("text", "line"),
     [
         ('{"evening": {}, "evening": {}, "games": []}', "evening: is given twice in one object"),
-        ('{"evening": {}, "games": [{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}]}', "games[0].game: is given twice in one object"),
-        ('{"evening": {}, "games": [{"game": "auruxxx", "players": ["A", "B"], "rounds": NaN}]}', "games[0].rounds: NaN is not a JSON number"),
+        (
+            '{"evening": {}, "games": [{"game": "auruxxx", "game": "auruxxx", "players": ["A", "B"]}]}',
+            "games[0].game: is given twice in one object",
+        ),
+        (
+            '{"evening": {}, "games": [{"game": "auruxxx", "players": ["A", "B"], "rounds": NaN}]}',
+            "games[0].rounds: NaN is not a JSON number",
+        ),
         ('{"evening": {', "record: is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 14 (char 13))"),
         ("[" * 100_000, "record: is nested more than 16 levels deep"),
     ],

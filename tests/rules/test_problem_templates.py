@@ -47,8 +47,7 @@ def test_the_rules_import_neither_flask_nor_babel() -> None:
 
 def test_a_refusal_keeps_its_template_and_values_apart() -> None:
     with pytest.raises(Illegal) as refusal:
-        record.parse({"game": "auruxxx", "players": ["Anna", "Ben"], "rounds": [
-            {"finisher": "Dora", "golden12": 1, "happy_man": None}]})
+        record.parse({"game": "auruxxx", "players": ["Anna", "Ben"], "rounds": [{"finisher": "Dora", "golden12": 1, "happy_man": None}]})
     [problem] = refusal.value.problems
     assert problem.template == "{name} is not a player of this game"
     assert dict(problem.params) == {"name": "'Dora'"}
@@ -57,8 +56,7 @@ def test_a_refusal_keeps_its_template_and_values_apart() -> None:
 
 def test_a_translation_can_reorder_the_values() -> None:
     with pytest.raises(Illegal) as refusal:
-        history.fold({"game": "auruxxx", "players": ["Anna", "Ben"]},
-                     [history.TableEvent(1, "pass", {"round": 1, "player": "Anna"})])
+        history.fold({"game": "auruxxx", "players": ["Anna", "Ben"]}, [history.TableEvent(1, "pass", {"round": 1, "player": "Anna"})])
     [problem] = refusal.value.problems
     assert problem.message == "round 2 has not begun; round 1 is being played"
     german = {problem.template: "Runde {current} läuft; Runde {number} hat noch nicht begonnen"}

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rules import history, record
 from rules.auruxxx import score as auruxxx
-from rules.twelve_days import score as twelve_days
 from rules.problems import Illegal
+from rules.twelve_days import score as twelve_days
 from rules.twelve_days.history import TwelveDaysTable
 from tests.rules.auruxxx_strategies import auruxxx_histories, auruxxx_records
 from tests.rules.strategies import Record, players, records

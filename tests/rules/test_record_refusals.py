@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from rules import record
 from rules.auruxxx import score as auruxxx_rules
-from rules.twelve_days import score as twelve_days_rules
 from rules.problems import Illegal, is_invisible
+from rules.twelve_days import score as twelve_days_rules
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 
 
@@ -89,16 +89,12 @@ def test_round_needs_exactly_one_finisher_who_is_a_player() -> None:
     assert refused(auruxxx({"golden12": 1, "happy_man": None})) == ["rounds[0].finisher: is required"]
     assert refused(auruxxx(round_(finisher="Dora"))) == ["rounds[0].finisher: 'Dora' is not a player of this game"]
     assert refused(auruxxx(round_(finisher=["Anna", "Ben"]))) == ["rounds[0].finisher: must name a player (got a list)"]
-    assert refused(auruxxx(round_(hands={"Ben": {"numbers": [3]}}))) == [
-        "rounds[0].hands.Ben: the finisher has no hand left to count"
-    ]
+    assert refused(auruxxx(round_(hands={"Ben": {"numbers": [3]}}))) == ["rounds[0].hands.Ben: the finisher has no hand left to count"]
 
 
 def test_finisher_lays_1_to_5_golden_12_and_at_most_5_are_in_play() -> None:
     """g must be 1–5, and g plus the Golden 12 in hands at most 5."""
-    assert refused(auruxxx(round_(golden12=0))) == [
-        "rounds[0].golden12: the finisher ends the round with 1 to 5 Golden 12 (got 0)"
-    ]
+    assert refused(auruxxx(round_(golden12=0))) == ["rounds[0].golden12: the finisher ends the round with 1 to 5 Golden 12 (got 0)"]
     assert refused(auruxxx(round_(golden12=3, hands={"Anna": {"golden12": 2}, "Cleo": {"golden12": 1}}))) == [
         "rounds[0].golden12: only 5 Golden 12 are in the deck, but the finisher's 3 and those in hands make 6"
     ]
@@ -115,9 +111,7 @@ def test_happy_man_figure_never_returns_to_nobody() -> None:
 
 def test_hand_cards_have_legal_values_and_counts() -> None:
     """Number cards are 0–12; counts are whole, not negative and within the deck."""
-    problems = refused(
-        auruxxx(round_(hands={"Anna": {"numbers": [13, -1, "7"], "fifty": 6, "action": -1}, "Cleo": {"two": 1.5}}))
-    )
+    problems = refused(auruxxx(round_(hands={"Anna": {"numbers": [13, -1, "7"], "fifty": 6, "action": -1}, "Cleo": {"two": 1.5}})))
     assert problems == [
         "rounds[0].hands.Anna.numbers[2]: must be a whole number (got text)",
         "rounds[0].hands.Cleo.two: must be a whole number (got the number 1.5)",
@@ -147,9 +141,7 @@ def test_counted_hand_total_is_a_possible_number() -> None:
         "rounds[0].hands.Anna.points: hand points cannot be negative (got -3)",
         "rounds[0].hands.Cleo.points: no hand can count more than 1578 points (got 1000000)",
     ]
-    assert refused(auruxxx(round_(hands={"Anna": {"points": 3, "numbers": [3]}}))) == [
-        'rounds[0].hands.Anna: unknown key "numbers"'
-    ]
+    assert refused(auruxxx(round_(hands={"Anna": {"points": 3, "numbers": [3]}}))) == ['rounds[0].hands.Anna: unknown key "numbers"']
 
 
 def test_a_game_has_three_rounds() -> None:
@@ -186,21 +178,17 @@ def test_cards_exist_in_the_variant() -> None:
 
 def test_a_day_shows_no_more_copies_than_the_deck_holds() -> None:
     """Three 2s or two Santas cannot be revealed on one day; 8 Players has double the cards."""
-    assert refused(twelve_days({"played": {"A": 2, "B": 2, "C": 2}})) == [
-        "days[0].played: the deck has 2 of card 2, but this day shows 3"
-    ]
+    assert refused(twelve_days({"played": {"A": 2, "B": 2, "C": 2}})) == ["days[0].played: the deck has 2 of card 2, but this day shows 3"]
     assert refused(twelve_days({"played": {"A": "santa", "B": "santa", "C": 2}})) == [
         "days[0].played: the deck has 1 of card Santa, but this day shows 2"
     ]
     eight = list("ABCDEF")
-    record.parse(twelve_days({"played": {p: 2 for p in eight[:4]} | {"E": "santa", "F": "santa"}}, players=eight, variant="8players"))
+    record.parse(twelve_days({"played": dict.fromkeys(eight[:4], 2) | {"E": "santa", "F": "santa"}}, players=eight, variant="8players"))
 
 
 def test_every_player_reveals_one_card_a_day() -> None:
     """A day with a missing or unknown player's card is refused."""
-    assert refused(twelve_days({"played": {"A": 5, "B": 6, "D": 7}})) == [
-        "days[0].played.D: 'D' is not a player of this game"
-    ]
+    assert refused(twelve_days({"played": {"A": 5, "B": 6, "D": 7}})) == ["days[0].played.D: 'D' is not a player of this game"]
     assert refused(twelve_days({"played": {"A": 5, "B": 6}})) == ["days[0].played: every player reveals a card; missing: C"]
 
 
@@ -311,7 +299,7 @@ def test_names_refuse_only_control_characters_and_spaces_at_either_end() -> None
 
 
 def test_names_equal_after_nfkc_and_case_folding_are_the_same_name() -> None:
-    """"Anna", "anna" and "Ａnna" (a full-width A) are one name; the refusal names both spellings."""
+    """ "Anna", "anna" and "Ａnna" (a full-width A) are one name; the refusal names both spellings."""
     assert refused(auruxxx(players=["Anna", "anna", "\uff21nna", "Straße", "STRASSE"])) == [
         "players[1]: 'anna' counts as the same name as 'Anna'; names are unique within a game",
         "players[2]: 'Ａnna' counts as the same name as 'Anna'; names are unique within a game",
@@ -407,7 +395,9 @@ def test_echoed_keys_names_and_numbers_are_cut_to_a_sane_length() -> None:
         'record: unknown key "' + "k" * 37 + '..."',
         "rounds[0].finisher: 'A\\n" + "Z" * 35 + "...' is not a player of this game",
     ]
-    golden = refused_text('{"game": "auruxxx", "players": ["A", "B"], "rounds": [{"finisher": "A", "golden12": ' + number + ', "happy_man": null}]}')
+    golden = refused_text(
+        '{"game": "auruxxx", "players": ["A", "B"], "rounds": [{"finisher": "A", "golden12": ' + number + ', "happy_man": null}]}'
+    )
     assert golden == ["rounds[0].golden12: the deck has only 5 Golden 12 (got " + "9" * 37 + "...)"]
     assert all(len(line) < 120 for line in problems + golden)
 
@@ -522,7 +512,10 @@ def per_unit(steps_of: Callable[[int], int], small: int = 10, large: int = 10_00
 
 
 AURUXXX_ROUND = auruxxx_rules.Round(
-    finisher="Ben", golden12=1, happy_man="Cleo", passes={"Anna": 2},
+    finisher="Ben",
+    golden12=1,
+    happy_man="Cleo",
+    passes={"Anna": 2},
     hands={"Anna": auruxxx_rules.Cards(numbers=(3, 8, 11)), "Cleo": auruxxx_rules.CountedHand(5)},
 )
 TWELVE_DAYS_DAY = twelve_days_rules.PlayedDay(played={"A": "santa", "B": 3, "C": 7}, gift_to="C")
@@ -530,13 +523,17 @@ TWELVE_DAYS_DAY = twelve_days_rules.PlayedDay(played={"A": "santa", "B": 3, "C":
 
 def test_checking_a_game_takes_as_many_steps_per_round_for_10_000_rounds_as_for_10() -> None:
     """The rules check every round once: who holds the Happy-Man figure is carried along, not recounted from the start."""
-    small, large = per_unit(lambda n: rules_steps(lambda: auruxxx_rules.game_problems(
-        auruxxx_rules.Game(players=("Anna", "Ben", "Cleo"), rounds=(AURUXXX_ROUND,) * n)
-    )))
+    small, large = per_unit(
+        lambda n: rules_steps(
+            lambda: auruxxx_rules.game_problems(auruxxx_rules.Game(players=("Anna", "Ben", "Cleo"), rounds=(AURUXXX_ROUND,) * n))
+        )
+    )
     assert large <= 1.1 * small
-    small, large = per_unit(lambda n: rules_steps(lambda: twelve_days_rules.game_problems(
-        twelve_days_rules.Game(players=("A", "B", "C"), days=(TWELVE_DAYS_DAY,) * n)
-    )))
+    small, large = per_unit(
+        lambda n: rules_steps(
+            lambda: twelve_days_rules.game_problems(twelve_days_rules.Game(players=("A", "B", "C"), days=(TWELVE_DAYS_DAY,) * n))
+        )
+    )
     assert large <= 1.1 * small
 
 
@@ -564,8 +561,11 @@ def test_an_open_round_is_read_and_scores_nothing() -> None:
     open_round = {"happy_man": "Cleo", "passes": {"Anna": 2}, "finisher": "Ben", "golden12": 2, "hands": {"Anna": {"points": 7}}}
     scored = record.scored(record.parse(auruxxx(round_(hands={"Anna": {"points": 4}}), open_round=open_round)))
     assert scored["open_round"] == {
-        "finisher": "Ben", "golden12": 2, "happy_man": "Cleo",
-        "passes": {"Anna": 2, "Ben": 0, "Cleo": 0}, "hands": {"Anna": {"points": 7}},
+        "finisher": "Ben",
+        "golden12": 2,
+        "happy_man": "Cleo",
+        "passes": {"Anna": 2, "Ben": 0, "Cleo": 0},
+        "hands": {"Anna": {"points": 7}},
     }
     assert scored["result"]["totals"] == {"Anna": 4, "Ben": -5, "Cleo": 0}
     assert "open_round" not in record.scored(record.parse(auruxxx(open_round={"passes": {"Anna": 0}})))
@@ -573,9 +573,7 @@ def test_an_open_round_is_read_and_scores_nothing() -> None:
 
 def test_an_open_round_keeps_the_limits_of_a_finished_round() -> None:
     """Crosses, the figure, the finisher, hands and the deck are checked as in a finished round, so far."""
-    assert refused(auruxxx(open_round={"passes": {"Dora": 1}})) == [
-        "open_round.passes.Dora: 'Dora' is not a player of this game"
-    ]
+    assert refused(auruxxx(open_round={"passes": {"Dora": 1}})) == ["open_round.passes.Dora: 'Dora' is not a player of this game"]
     assert refused(auruxxx(round_(happy_man="Anna"), open_round={"happy_man": None, "passes": {"Ben": 4}})) == [
         "open_round.happy_man: the Happy-Man figure never goes back to nobody (Anna holds it)",
         "open_round.passes.Ben: at most 3 passes per round (got 4)",
@@ -609,9 +607,7 @@ def test_an_open_day_is_read_and_keeps_the_limits_of_a_finished_day() -> None:
         "open_day: every player has revealed a card, so this day has ended: it belongs in days"
     ]
     assert refused(twelve_days(open_day={"played": {"D": 1}})) == ["open_day.played.D: 'D' is not a player of this game"]
-    assert refused(twelve_days(open_day={"played": {"A": 13}})) == [
-        "open_day.played.A: gift cards in 12 Days go from 1 to 12 (got 13)"
-    ]
+    assert refused(twelve_days(open_day={"played": {"A": 13}})) == ["open_day.played.A: gift cards in 12 Days go from 1 to 12 (got 13)"]
     assert refused(twelve_days(*[{"taken_by": "A"}] * 8, variant="8nights", open_day={"played": {}})) == [
         "open_day: all 8 days are finished"
     ]

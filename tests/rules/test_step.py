@@ -57,7 +57,9 @@ def stray(draw: st.DrawFn, setup: Record, seq: int, shown: Table[Any]) -> tuple[
             "pass": st.fixed_dictionaries({"round": position, "player": who}),
             "happy_man": st.fixed_dictionaries({"round": position, "player": who}),
             "finish": st.fixed_dictionaries({"round": position, "player": who, "golden12": st.integers(-1, 4)}),
-            "hand": st.fixed_dictionaries({"round": position, "player": who, "hand": st.sampled_from([{}, {"numbers": [3, 7]}, {"fifty": 9}])}),
+            "hand": st.fixed_dictionaries(
+                {"round": position, "player": who, "hand": st.sampled_from([{}, {"numbers": [3, 7]}, {"fifty": 9}])}
+            ),
         }
     else:
         card = st.one_of(st.integers(-1, 13), st.sampled_from(["claus", "ghost"]))
@@ -72,7 +74,9 @@ def stray(draw: st.DrawFn, setup: Record, seq: int, shown: Table[Any]) -> tuple[
 
 
 @st.composite
-def played_histories(draw: st.DrawFn, histories: st.SearchStrategy[tuple[Record, Record, list[TableEvent]]]) -> tuple[Record, list[tuple[str, Record]]]:
+def played_histories(
+    draw: st.DrawFn, histories: st.SearchStrategy[tuple[Record, Record, list[TableEvent]]]
+) -> tuple[Record, list[tuple[str, Record]]]:
     """Return a setup and the changes phones send to replay a record, with undos, corrections and stray changes in between."""
     _, setup, events = draw(histories)
     sent: list[tuple[str, Record]] = []

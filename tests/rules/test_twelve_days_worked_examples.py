@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from rules import record
-from rules.twelve_days import score as twelve_days
 from rules.problems import Illegal
+from rules.twelve_days import score as twelve_days
 
 S, M = "santa", "mrs_claus"
 
@@ -75,14 +75,10 @@ def test_example_4_claus_winner_gives_the_day_away() -> None:
     assert day_points_on(result, 6) == {"P3": 6}
     with pytest.raises(Illegal) as to_self:
         record.parse({"game": "12days", "players": players, "days": [played(S, 2, 7, gift_to="P1")]})
-    assert [str(p) for p in to_self.value.problems] == [
-        "days[0].gift_to: P1 won with a Claus card and must give the day to another player"
-    ]
+    assert [str(p) for p in to_self.value.problems] == ["days[0].gift_to: P1 won with a Claus card and must give the day to another player"]
     with pytest.raises(Illegal) as no_gift:
         record.parse({"game": "12days", "players": players, "days": [played(S, 2, 7)]})
-    assert [str(p) for p in no_gift.value.problems] == [
-        "days[0].gift_to: P1 won with a Claus card and must give the day away"
-    ]
+    assert [str(p) for p in no_gift.value.problems] == ["days[0].gift_to: P1 won with a Claus card and must give the day away"]
 
 
 def test_example_5_two_clauses_cancel_and_the_next_card_keeps_the_day() -> None:

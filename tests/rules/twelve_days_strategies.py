@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules.twelve_days import score as twelve_days
 from tests.rules.strategies import GameStrategies, History, Record, numbered, players, register
 
+
 def _deck(variant: twelve_days.Variant) -> list[twelve_days.Card]:
     """Return every gift card of a variant, each copy once."""
     return [card for card in variant.cards for _ in range(variant.copies(card))]

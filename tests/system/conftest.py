@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine, create_engine
 
-from tests.conftest import IN_CI
 from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url
+from tests.conftest import IN_CI
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -76,4 +76,3 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield running
     finally:
         running.stop()
-

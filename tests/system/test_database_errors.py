@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from testbed.phones import TIMEOUT, Phone, finish_round, new_auruxxx_game
 from testbed.servers import GunicornServer, PostgresCluster, migrate
 from tests.system.conftest import require
-from testbed.phones import TIMEOUT, Phone, finish_round, new_auruxxx_game
 
 pytestmark = pytest.mark.system
 
@@ -64,8 +64,10 @@ def test_a_nul_in_an_address_a_key_or_a_field_is_refused_never_a_500(server: Gun
     assert all(400 <= status < 500 for status in refused.values()), refused
     record = host.get(f"/g/{token}/record.json").json()
     imported = host.session.post(
-        f"{server.base}/import", data=json.dumps({**record, "players": ["Anna", f"Ben{NUL}", "Cleo"]}),
-        headers={"Content-Type": "application/json"}, timeout=TIMEOUT,
+        f"{server.base}/import",
+        data=json.dumps({**record, "players": ["Anna", f"Ben{NUL}", "Cleo"]}),
+        headers={"Content-Type": "application/json"},
+        timeout=TIMEOUT,
     )
     assert imported.status_code == 422, imported.text[:300]
 

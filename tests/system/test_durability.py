@@ -31,9 +31,7 @@ ACKNOWLEDGED_BEFORE_KILL = 20
 BURST_DEADLINE_SECONDS = 60
 
 
-def test_acknowledged_taps_survive_killing_every_server_process(
-    database_url: str, engine: Engine, tmp_path: Path
-) -> None:
+def test_acknowledged_taps_survive_killing_every_server_process(database_url: str, engine: Engine, tmp_path: Path) -> None:
     log = tmp_path / "gunicorn.log"
     server = GunicornServer(database_url, log).start()
     restarted: GunicornServer | None = None
@@ -80,11 +78,7 @@ def test_acknowledged_taps_survive_killing_every_server_process(
 
         restarted = GunicornServer(database_url, tmp_path / "restarted.log").start()
         with engine.connect() as connection:
-            stored = set(
-                connection.scalars(
-                    select(Event.idempotency_key).join(Game, Game.id == Event.game_id).where(Game.token == token)
-                )
-            )
+            stored = set(connection.scalars(select(Event.idempotency_key).join(Game, Game.id == Event.game_id).where(Game.token == token)))
         lost = [key for key in acknowledged if key not in stored]
         assert not lost, f"{len(lost)} of {len(acknowledged)} acknowledged taps are missing: {lost[:5]}"
 
@@ -114,7 +108,5 @@ def assert_database_sound(database_url: str, engine: Engine) -> None:
         for game_id, count, first, last in numbering:
             assert (first, last) == (1, count), f"game {game_id}: seq {first}..{last} for {count} events"
         for game in session.scalars(select(Game)):
-            rows = session.execute(
-                select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id).order_by(Event.seq)
-            )
+            rows = session.execute(select(Event.seq, Event.kind, Event.payload).where(Event.game_id == game.id).order_by(Event.seq))
             fold(game.setup, [TableEvent(seq, kind, payload) for seq, kind, payload in rows])

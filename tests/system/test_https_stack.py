@@ -28,11 +28,11 @@ from playwright.sync_api import expect
 from sqlalchemy import Engine, create_engine, select
 
 from models import Event, Game
+from testbed.phones import Phone
+from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
 from tests.conftest import PhoneMaker
-from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.system.conftest import require
-from testbed.phones import Phone
 
 pytestmark = pytest.mark.system
 
@@ -77,8 +77,12 @@ class Stack:
         """Start app server ``index`` on its port (on another database if given) and wait until it answers."""
         self.starts += 1
         server = GunicornServer(
-            database_url or self.database_url, self.folder / f"app{index + 1}-start{self.starts}.log", workers=1,
-            live_stream_seconds=3600, port=self.ports[index], settings=self.settings,
+            database_url or self.database_url,
+            self.folder / f"app{index + 1}-start{self.starts}.log",
+            workers=1,
+            live_stream_seconds=3600,
+            port=self.ports[index],
+            settings=self.settings,
         ).start(healthy=database_url is None)
         if index < len(self.apps):
             self.apps[index] = server
@@ -190,9 +194,7 @@ def test_rate_limits_count_each_real_client_address_across_both_app_servers(stac
     assert (counts.get("127.0.0.2"), counts.get("127.0.0.3")) == (CREATE_PER_MINUTE, 1), counts
 
 
-def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
-    stack: Stack, new_phone: PhoneMaker, postgres_engine: Engine
-) -> None:
+def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(stack: Stack, new_phone: PhoneMaker, postgres_engine: Engine) -> None:
     """Issue 16: over HTTPS through Caddy, taps taken by one app server reach the phones streaming from the other;
     one app server stops mid-round and the round ends through the other; a server whose /healthz says 503 gets no phone."""
     base = stack.caddy.base
@@ -208,8 +210,10 @@ def test_a_round_on_two_phones_goes_on_while_app_servers_come_and_go(
     # App server 2 is back; Caddy sends the next requests to it, the one with no open stream.
     stack.app(1)
     probe = stack.phone()
-    until(lambda: probe.get("/healthz").ok and served_by(stack.apps[1], '"GET /healthz HTTP/1.1" 200', "python-requests") > 0,
-          "Caddy sends requests to app server 2 again")
+    until(
+        lambda: probe.get("/healthz").ok and served_by(stack.apps[1], '"GET /healthz HTTP/1.1" 200', "python-requests") > 0,
+        "Caddy sends requests to app server 2 again",
+    )
     tap_across(anna, ben)
     until(lambda: served_by(stack.apps[1], '"POST /g/…/') > 0, "app server 2 has taken a tap")
     assert stack.streams_on(1) == 0, "the sheets that showed those taps stream from app server 1"
@@ -257,7 +261,10 @@ def adapted(caddyfile: str, site: str) -> dict[str, Any]:
     env = {**os.environ, "TISCHBLOCK_SITE": site, "TISCHBLOCK_UPSTREAMS": "127.0.0.1:8001 127.0.0.1:8002"}
     done = subprocess.run(
         ["caddy", "adapt", "--config", str(ROOT / "deploy" / caddyfile), "--adapter", "caddyfile"],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     config: dict[str, Any] = json.loads(done.stdout)
     return config

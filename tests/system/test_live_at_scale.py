@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import Engine, text
 
 from live.hub import LISTENER_NAME
-from testbed.servers import GunicornServer
 from testbed.phones import LiveStream, Phone, new_auruxxx_game
+from testbed.servers import GunicornServer
 from tests.waiting import until
 
 pytestmark = pytest.mark.system
@@ -91,7 +91,9 @@ def crowded_server(sqlite_database_url: str, tmp_path: Path) -> Iterator[Gunicor
     """The production server (two gevent workers) on SQLite, letting one address hold all the test's streams."""
     server = GunicornServer(
         # Streams live at least a tenth of this (views/live.py): long enough to outlast opening 500 on a busy machine.
-        sqlite_database_url, tmp_path / "gunicorn.log", live_stream_seconds=1200,
+        sqlite_database_url,
+        tmp_path / "gunicorn.log",
+        live_stream_seconds=1200,
         settings={"LIVE_STREAMS_PER_ADDRESS": "1000"},
     ).start()
     try:
@@ -132,7 +134,10 @@ def test_five_hundred_open_sheets_leave_taps_and_pages_answering(crowded_server:
 def test_one_client_and_one_process_hold_no_more_streams_than_their_caps(sqlite_database_url: str, tmp_path: Path) -> None:
     """Two streams per address, three per process: the next is refused with 503 and Retry-After; taps still count."""
     server = GunicornServer(
-        sqlite_database_url, tmp_path / "gunicorn.log", workers=1, live_stream_seconds=120,
+        sqlite_database_url,
+        tmp_path / "gunicorn.log",
+        workers=1,
+        live_stream_seconds=120,
         settings={"LIVE_STREAMS_PER_ADDRESS": "2", "LIVE_STREAMS_PER_PROCESS": "3", "LIVE_RETRY_AFTER_SECONDS": "9"},
     ).start()
     host = Phone(server.base)
@@ -160,7 +165,9 @@ def test_one_client_and_one_process_hold_no_more_streams_than_their_caps(sqlite_
 def listening_connections(engine: Engine) -> int:
     """Return how many PostgreSQL sessions LISTEN right now."""
     with engine.connect() as connection:
-        return int(connection.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name"), {"name": LISTENER_NAME}) or 0)
+        return int(
+            connection.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name"), {"name": LISTENER_NAME}) or 0
+        )
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy import Engine, select
 
 from models import Event, Game
-from testbed.servers import GunicornServer
 from testbed.phones import LiveStream, Phone, finish_round, new_auruxxx_game
+from testbed.servers import GunicornServer
 from tests.waiting import PATIENCE_SECONDS, until
 
 pytestmark = pytest.mark.system
@@ -119,23 +119,21 @@ def test_six_phones_tapping_at_once_store_every_tap_exactly_once(server: Gunicor
     keys = Counter(event.idempotency_key for event in events)
     assert keys[shared_key] == 1
     assert all(keys[key] == (1 if status == STORED else 0) for key, status in handed.items())
-    assert Counter(event.payload["player"] for event in events if event.kind == "pass") == {name: 3 for name in SIX}
+    assert Counter(event.payload["player"] for event in events if event.kind == "pass") == dict.fromkeys(SIX, 3)
     holder = [event.payload["player"] for event in events if event.kind == "happy_man"][-1]
 
     sheet = phones[0].get(f"/g/{token}").text
     assert sheet.count('class="box crossed"') == 3 * len(SIX)
     assert f"{holder} holds the Happy-Man figure" in sheet
 
-    finish_round(host, token, 0, SIX[0], SIX, {name: 10 for name in SIX})
+    finish_round(host, token, 0, SIX[0], SIX, dict.fromkeys(SIX, 10))
     exported = phones[1].get(f"/g/{token}/record.json").json()
-    assert exported["rounds"][0]["passes"] == {name: 3 for name in SIX}
+    assert exported["rounds"][0]["passes"] == dict.fromkeys(SIX, 3)
     assert exported["rounds"][0]["happy_man"] == holder
     no_server_errors(server)
 
 
-def test_two_corrections_of_one_round_at_once_store_one_and_refuse_the_other(
-    server: GunicornServer, engine: Engine
-) -> None:
+def test_two_corrections_of_one_round_at_once_store_one_and_refuse_the_other(server: GunicornServer, engine: Engine) -> None:
     """Two phones save a correction of round 1 seen at the same version: one is stored, one gets 409."""
     players = SIX[:3]
     host = Phone(server.base)
@@ -250,10 +248,7 @@ def test_a_percent_encoded_game_address_never_shows_its_token_in_the_access_log(
 
 def test_gunicorn_closes_the_connection_after_refusing_a_large_body(server: GunicornServer) -> None:
     """Issue 12, item 16: a body over the limit gets 413 with ``Connection: close``, and the connection does close."""
-    head = (
-        "POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {4 * 1024 * 1024}\r\n\r\n"
-    )
+    head = f"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {4 * 1024 * 1024}\r\n\r\n"
     answer = raw_request(server, head, b"[" * 1024)
     status, _, rest = answer.partition(b"\r\n")
     headers = rest.split(b"\r\n\r\n", 1)[0].decode().lower().splitlines()

@@ -15,8 +15,8 @@ from sqlalchemy import create_engine, select, text
 from app import create_app
 from infra.config import TestConfig
 from models import Game, db
-from tests.system.conftest import BACKENDS
 from testbed.servers import sqlite_url
+from tests.system.conftest import BACKENDS
 
 BEFORE = "c41e8b7d2f90"
 """The last revision with a column per option."""
@@ -82,10 +82,15 @@ def test_options_move_into_one_column_and_back(empty_database: str) -> None:
         db.session.remove()
 
         flask_migrate.downgrade(revision=BEFORE)
-        rows = db.session.execute(
-            select(OLD_GAMES.c.id, OLD_GAMES.c.kind, OLD_GAMES.c.variant, OLD_GAMES.c.house_rules, OLD_GAMES.c.first_dealer)
-            .order_by(OLD_GAMES.c.id)
-        ).mappings().all()
+        rows = (
+            db.session.execute(
+                select(OLD_GAMES.c.id, OLD_GAMES.c.kind, OLD_GAMES.c.variant, OLD_GAMES.c.house_rules, OLD_GAMES.c.first_dealer).order_by(
+                    OLD_GAMES.c.id
+                )
+            )
+            .mappings()
+            .all()
+        )
         assert [dict(row) for row in rows] == old
         db.session.remove()
         db.engine.dispose()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from testbed.servers import GunicornServer, self_signed_certificate
 from testbed.phones import Phone, new_auruxxx_game
+from testbed.servers import GunicornServer, self_signed_certificate
 
 pytestmark = pytest.mark.system
 
@@ -61,7 +61,10 @@ def limited(sqlite_database_url: str, tmp_path: Path) -> Iterator[Callable[..., 
 
     def start(*, tls: bool = False, **settings: str) -> GunicornServer:
         server = GunicornServer(
-            sqlite_database_url, tmp_path / f"gunicorn-{len(started)}.log", workers=1, settings=settings,
+            sqlite_database_url,
+            tmp_path / f"gunicorn-{len(started)}.log",
+            workers=1,
+            settings=settings,
             tls=self_signed_certificate(tmp_path) if tls else None,
         )
         started.append(server)

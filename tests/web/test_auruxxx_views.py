@@ -332,7 +332,9 @@ def test_finish_under_htmx_navigates_back_to_the_sheet(driver: TableDriver, toke
         ("-1", "Tap how many Golden 12 ended the round."),
     ],
 )
-def test_finish_with_an_impossible_golden12_count_is_refused(driver: TableDriver, plain_app: Flask, token: str, golden12: str, message: str) -> None:
+def test_finish_with_an_impossible_golden12_count_is_refused(
+    driver: TableDriver, plain_app: Flask, token: str, golden12: str, message: str
+) -> None:
     """0, 6 or no number of Golden 12 answers 422 with the form, its message, and nothing stored."""
     response = driver.post(token, "finish", round="0", player="Ben", golden12=golden12)
     assert response.status_code == 422
@@ -739,8 +741,16 @@ def seen_of(response: TestResponse) -> str:
 def correction(seen: str, **changes: str) -> dict[str, str]:
     """Return the correction form of round 1 of ``play_two_rounds`` as shown, with some fields changed."""
     form = {
-        "seen": seen, "finisher": "Ben", "golden12": "1", "happy_man": "Cleo",
-        "passes-0": "0", "passes-1": "0", "passes-2": "0", "hand-0": "20", "hand-1": "", "hand-2": "17",
+        "seen": seen,
+        "finisher": "Ben",
+        "golden12": "1",
+        "happy_man": "Cleo",
+        "passes-0": "0",
+        "passes-1": "0",
+        "passes-2": "0",
+        "hand-0": "20",
+        "hand-1": "",
+        "hand-2": "17",
     }
     return {**form, **changes}
 
@@ -856,9 +866,7 @@ def test_the_409_page_keeps_what_the_loser_typed(driver: TableDriver, token: str
     assert re.search(r"<th scope=\"row\">Anna</th><td>0</td><td>22</td>", now)
     assert seen_of(second) == str(len(before))
     assert driver.events(token) == before
-    again = driver.client.post(
-        f"/g/{token}/rounds/1/correct", data=correction(seen_of(second), happy_man="Anna", **{"hand-0": "30"})
-    )
+    again = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction(seen_of(second), happy_man="Anna", **{"hand-0": "30"}))
     assert again.status_code == 303
     assert driver.events(token)[-1][1]["record"]["hands"]["Anna"] == {"points": 30}
 
@@ -869,8 +877,15 @@ def test_a_correction_of_another_round_meanwhile_is_no_conflict(driver: TableDri
     seen = seen_of(driver.client.get(f"/g/{token}/rounds/1/correct"))
     driver.tap(token, "pass", round="2", player="Ben")
     round_two = {
-        "seen": seen, "finisher": "Anna", "golden12": "1", "happy_man": "Cleo",
-        "passes-0": "0", "passes-1": "0", "passes-2": "0", "hand-1": "11", "hand-2": "30",
+        "seen": seen,
+        "finisher": "Anna",
+        "golden12": "1",
+        "happy_man": "Cleo",
+        "passes-0": "0",
+        "passes-1": "0",
+        "passes-2": "0",
+        "hand-1": "11",
+        "hand-2": "30",
     }
     assert driver.client.post(f"/g/{token}/rounds/2/correct", data=round_two).status_code == 303
     response = driver.client.post(f"/g/{token}/rounds/1/correct", data=correction(seen, **{"hand-0": "22"}))
@@ -905,7 +920,7 @@ def test_undo_takes_back_the_named_change(driver: TableDriver, token: str) -> No
     driver.tap(token, "pass", round="0", player="Anna")
     driver.tap(token, "pass", round="0", player="Ben")
     page = html.unescape(driver.client.get(f"/g/{token}", headers=EN).get_data(as_text=True))
-    assert "Undo: <span class=\"undo-what\">Round 1: pass cross for Ben</span>" in page
+    assert 'Undo: <span class="undo-what">Round 1: pass cross for Ben</span>' in page
     assert 'name="event" value="2"' in page
     response = driver.post(token, "undo", event="2")
     assert response.status_code == 303

@@ -30,7 +30,10 @@ def test_every_text_has_a_german_translation_that_is_not_fuzzy() -> None:
     with (ROOT / "translations/de/LC_MESSAGES/messages.po").open("rb") as catalog:
         german = {entry.id if isinstance(entry.id, str) else entry.id[0]: entry for entry in read_po(catalog) if entry.id}
     untranslated = sorted(
-        text for text in texts_in_the_tree()
-        if text not in german or german[text].fuzzy or not (german[text].string if isinstance(german[text].string, str) else german[text].string[0])
+        text
+        for text in texts_in_the_tree()
+        if text not in german
+        or german[text].fuzzy
+        or not (german[text].string if isinstance(german[text].string, str) else german[text].string[0])
     )
     assert not untranslated, "run make messages and translate: " + "; ".join(untranslated)

@@ -24,8 +24,14 @@ from tests.web.twelve_days_states import twelve_days_day_finished
 EN = {"Accept-Language": "en"}
 
 AURUXXX_CORRECTION = {
-    "finisher": "Ben", "golden12": "1", "happy_man": "",
-    "passes-0": "1", "passes-1": "0", "passes-2": "0", "hand-0": "12", "hand-2": "5",
+    "finisher": "Ben",
+    "golden12": "1",
+    "happy_man": "",
+    "passes-0": "1",
+    "passes-1": "0",
+    "passes-2": "0",
+    "hand-0": "12",
+    "hand-2": "5",
 }
 """Round 1 of ``auruxxx_round_finished`` with Anna's hand changed from 10 to 12."""
 TWELVE_DAYS_CORRECTION = {"mode": "taken", "taken_by": "Anna"}
@@ -37,9 +43,10 @@ def stored(app: Flask, token: str) -> list[tuple[int, str, dict[str, Any]]]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        return [(event.seq, event.kind, dict(event.payload)) for event in db.session.scalars(
-            select(Event).where(Event.game_id == game.id).order_by(Event.seq)
-        )]
+        return [
+            (event.seq, event.kind, dict(event.payload))
+            for event in db.session.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.seq))
+        ]
 
 
 def seen_of(client: FlaskClient, path: str) -> str:

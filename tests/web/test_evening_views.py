@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 
 from models import Event, Game, db
 from rules.evening import Standing
-from tests.web.evenings import PLAYERS, contexts, game_of, next_game, play_auruxxx, rematch, three_games
 from tests.web.driver import start
+from tests.web.evenings import PLAYERS, contexts, game_of, next_game, play_auruxxx, rematch, three_games
 from tests.web.states import tokens
 
 EN = {"Accept-Language": "en"}
@@ -30,7 +30,9 @@ def standings_of(client: FlaskClient, app: Flask, token: str) -> list[tuple[str,
     return [(s.player, s.rank, s.wins, s.played) for s in table]
 
 
-def test_an_evening_of_two_auruxxx_games_and_a_twelve_days_game_has_the_right_standings(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_an_evening_of_two_auruxxx_games_and_a_twelve_days_game_has_the_right_standings(
+    plain_app: Flask, plain_client: FlaskClient
+) -> None:
     """Cleo won 12 Days and came second twice; Anna and Ben each won one AURUXXX game: Cleo first, the others share second."""
     games = three_games(plain_client)
     for token in games:
@@ -40,8 +42,8 @@ def test_an_evening_of_two_auruxxx_games_and_a_twelve_days_game_has_the_right_st
     for title in ("1. AURUXXX – Die Goldene Zwölf", "2. AURUXXX – Die Goldene Zwölf", "3. 12 Days"):
         assert title in page
     assert "Winner: Ben" in page and "Winner: Anna" in page and "Winner: Cleo" in page
-    cleo = page[page.index('<th scope="row">Cleo</th>'):]
-    assert cleo.index("<span>2.</span><span>2.</span><span class=\"first\">1.</span>") < cleo.index("</tr>"), "Cleo's place in each game"
+    cleo = page[page.index('<th scope="row">Cleo</th>') :]
+    assert cleo.index('<span>2.</span><span>2.</span><span class="first">1.</span>') < cleo.index("</tr>"), "Cleo's place in each game"
 
 
 def test_each_game_on_the_evening_page_shows_its_winner_and_totals_best_first(plain_app: Flask, plain_client: FlaskClient) -> None:
@@ -100,7 +102,7 @@ def test_the_earlier_games_at_this_table_show_winner_and_totals(plain_client: Fl
     """The third game's sheet lists the two before it, newest first, each with its winner and everyone's total."""
     games = three_games(plain_client)
     page = plain_client.get(f"/g/{games[2]}", headers=EN).get_data(as_text=True)
-    earlier = page[page.index('class="earlier"'):]
+    earlier = page[page.index('class="earlier"') :]
     assert earlier.index("★ Anna") < earlier.index("★ Ben"), "newest first"
     assert "Anna 0, Cleo 15, Ben 30" in earlier and "Ben −15, Cleo 15, Anna 45" in earlier
 
@@ -149,9 +151,9 @@ def test_another_game_at_the_table_fills_in_the_players_and_the_table_follows_it
     assert f'href="/g/{third}"' in plain_client.get(f"/g/{first}", headers=EN).get_data(as_text=True), "the old sheet shows the way on"
     history = plain_client.get(f"/g/{first}/history", headers=EN).get_data(as_text=True)
     assert "Next game started: 12 Days" in history
-    assert plain_client.post(f"/g/{first}/next/auruxxx", data={"player": PLAYERS, "action": "start"}).headers["Location"] == f"/g/{third}", (
-        "a game is followed once: a second start joins the game already there"
-    )
+    assert (
+        plain_client.post(f"/g/{first}/next/auruxxx", data={"player": PLAYERS, "action": "start"}).headers["Location"] == f"/g/{third}"
+    ), "a game is followed once: a second start joins the game already there"
 
 
 def test_a_next_game_the_rules_refuse_is_not_started(plain_app: Flask, plain_client: FlaskClient) -> None:
@@ -159,7 +161,9 @@ def test_a_next_game_the_rules_refuse_is_not_started(plain_app: Flask, plain_cli
     first = start(plain_client, "auruxxx", PLAYERS)
     with plain_app.app_context():
         before = db.session.query(Game).count()
-    refused = plain_client.post(f"/g/{first}/next/12days", data={"player": ["Anna", "Ben"], "action": "start", "variant": "standard"}, headers=EN)
+    refused = plain_client.post(
+        f"/g/{first}/next/12days", data={"player": ["Anna", "Ben"], "action": "start", "variant": "standard"}, headers=EN
+    )
     assert refused.status_code == 422 and 'role="alert"' in refused.get_data(as_text=True)
     with plain_app.app_context():
         assert db.session.query(Game).count() == before
@@ -199,7 +203,11 @@ def test_the_evening_record_reimports_as_the_same_evening_at_a_new_table(plain_a
     with plain_app.app_context():
         new = game_of(plain_app, last)
         assert new.card_table.token != game_of(plain_app, games[2]).card_table.token
-        assert [g.kind for g in db.session.query(Game).filter(Game.card_table_id == new.card_table_id).order_by(Game.id)] == ["auruxxx", "auruxxx", "12days"]
+        assert [g.kind for g in db.session.query(Game).filter(Game.card_table_id == new.card_table_id).order_by(Game.id)] == [
+            "auruxxx",
+            "auruxxx",
+            "12days",
+        ]
     again = plain_client.get(f"/g/{last}/evening.json").get_json()
     assert again["games"] == document["games"], "exported again, the games are the same records"
 

@@ -231,7 +231,9 @@ def faq_terms(path: Path) -> set[str]:
 def shared_glossary_words(path: Path) -> set[str]:
     """Return every word the shared glossary's groups list and its stopwords: what any game may read its own words as."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {word.lower() for group in data.get("glossary", []) for word in group["words"]} | set(str(data.get("stopwords", "")).lower().split())
+    return {word.lower() for group in data.get("glossary", []) for word in group["words"]} | set(
+        str(data.get("stopwords", "")).lower().split()
+    )
 
 
 def strings_of(data: object) -> Iterator[str]:
@@ -260,7 +262,9 @@ def test_no_shared_faq_vocabulary_names_a_game_or_uses_a_games_terms() -> None:
     # Terms every game shares; a game's glossary may add its own words to them ("takes" the day wins it), and a
     # game's phrase may read its own words as a word the shared glossary lists ("number of" as "anzahl").
     extended = faq_terms(ROOT / "faq" / "content" / "words.toml") | shared_glossary_words(ROOT / "faq" / "content" / "words.toml")
-    terms = {term for kind in games.GAMES for path in (ROOT / "faq" / "content").glob(f"{kind}.words.toml") for term in faq_terms(path)} - extended
+    terms = {
+        term for kind in games.GAMES for path in (ROOT / "faq" / "content").glob(f"{kind}.words.toml") for term in faq_terms(path)
+    } - extended
     assert {"happyman", "golden12", "santa"} <= terms
     words = game_words()
     for path in shared:
@@ -285,7 +289,11 @@ def imports_of(path: Path) -> set[str]:
 
 @pytest.mark.parametrize(
     ("layer", "below_it_only"),
-    [("rules", {"models", "views", "faq", "flask", "sqlalchemy"}), ("models", {"views", "faq", "flask"}), ("faq", {"views", "models", "flask"})],
+    [
+        ("rules", {"models", "views", "faq", "flask", "sqlalchemy"}),
+        ("models", {"views", "faq", "flask"}),
+        ("faq", {"views", "models", "flask"}),
+    ],
 )
 def test_the_layers_import_only_downwards(layer: str, below_it_only: set[str]) -> None:
     """Views use models, models use rules; nothing imports a layer above its own."""

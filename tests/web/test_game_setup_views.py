@@ -123,9 +123,7 @@ def test_move_up_swaps_with_the_seat_above(plain_app: Flask, plain_client: Flask
 
 def test_move_down_swaps_with_the_seat_below_and_the_dealer_moves_along(plain_client: FlaskClient) -> None:
     """``down:i`` swaps seat i with seat i+1; the first-dealer mark follows its player."""
-    response = plain_client.post(
-        "/new/auruxxx", data={"player": ["Anna", "Ben", "Cleo"], "dealer": "0", "action": "down:0"}
-    )
+    response = plain_client.post("/new/auruxxx", data={"player": ["Anna", "Ben", "Cleo"], "dealer": "0", "action": "down:0"})
     assert response.status_code == 200
     assert seat_names(response)[:3] == ["Ben", "Anna", "Cleo"]
     assert checked_dealer(response) == 1
@@ -235,9 +233,7 @@ def test_start_stores_the_default_house_rules(plain_app: Flask, plain_client: Fl
 
 def test_start_stores_the_chosen_house_rules(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Every house rule the table picks is stored with the game, numbers as numbers."""
-    response = submit(
-        plain_client, ["Anna", "Ben"], golden12_in_hand="25", two_in_hand="25", halving="penalty", rounding="floor"
-    )
+    response = submit(plain_client, ["Anna", "Ben"], golden12_in_hand="25", two_in_hand="25", halving="penalty", rounding="floor")
     _, _, rules, _, _ = stored_game(plain_app, token_of(response))
     assert rules == {"golden12_in_hand": 25, "two_in_hand": 25, "halving": "penalty", "rounding": "floor"}
 
@@ -273,9 +269,7 @@ def test_a_dealer_mark_on_an_empty_seat_falls_back_to_the_first_player(plain_app
 
 def test_start_under_htmx_navigates_with_hx_redirect(plain_app: Flask, plain_client: FlaskClient) -> None:
     """An htmx start answers 204 with ``HX-Redirect`` to the sheet, so the page gets its own address."""
-    response = plain_client.post(
-        "/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}, headers=HTMX
-    )
+    response = plain_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}, headers=HTMX)
     assert response.status_code == 204
     assert response.get_data() == b""
     target = response.headers["HX-Redirect"]
@@ -285,9 +279,7 @@ def test_start_under_htmx_navigates_with_hx_redirect(plain_app: Flask, plain_cli
 
 def test_start_twelve_days_stores_the_variant(plain_app: Flask, plain_client: FlaskClient) -> None:
     """A 12 Days start stores its variant."""
-    response = plain_client.post(
-        "/new/12days", data={"player": ["A", "B", "C", "D", "E", "F"], "variant": "8players", "action": "start"}
-    )
+    response = plain_client.post("/new/12days", data={"player": ["A", "B", "C", "D", "E", "F"], "variant": "8players", "action": "start"})
     assert response.status_code == 303
     with plain_app.app_context():
         game = db.session.scalar(select(Game))
@@ -307,9 +299,7 @@ def test_start_twelve_days_stores_the_variant(plain_app: Flask, plain_client: Fl
     ],
     ids=["one player", "nobody", "duplicate names", "41-char name"],
 )
-def test_start_refuses_an_impossible_table(
-    plain_app: Flask, plain_client: FlaskClient, names: list[str], message: str
-) -> None:
+def test_start_refuses_an_impossible_table(plain_app: Flask, plain_client: FlaskClient, names: list[str], message: str) -> None:
     """An impossible table answers 422 with the reason on the form, and no game is stored."""
     response = submit(plain_client, names)
     assert response.status_code == 422
@@ -355,9 +345,7 @@ def test_start_without_csrf_token_is_refused(strict_app: Flask, strict_client: F
 def test_start_with_the_forms_csrf_token_works(strict_app: Flask, strict_client: FlaskClient) -> None:
     """The token the form carries lets the start through."""
     token = csrf_token(strict_client.get("/new/auruxxx"))
-    response = strict_client.post(
-        "/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": token}
-    )
+    response = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": token})
     assert response.status_code == 303
     assert game_count(strict_app) == 1
 
@@ -365,9 +353,7 @@ def test_start_with_the_forms_csrf_token_works(strict_app: Flask, strict_client:
 def test_tap_without_csrf_token_is_refused_and_writes_nothing(strict_app: Flask, strict_client: FlaskClient) -> None:
     """A pass cross without the sheet's token answers 400; with it, the cross counts."""
     form = strict_client.get("/new/auruxxx")
-    started = strict_client.post(
-        "/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(form)}
-    )
+    started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(form)})
     token = token_of(started)
     tap = {"player": "Anna", "round": "0"}
     assert strict_client.post(f"/g/{token}/pass", data=tap).status_code == 400
@@ -385,9 +371,7 @@ def test_every_game_form_needs_the_csrf_token(strict_app: Flask, strict_client: 
         data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf_token(strict_client.get("/new/auruxxx"))},
     )
     token = token_of(started)
-    response = strict_client.post(
-        f"/g/{token}/{route}", data={"player": "Anna", "round": "0", "golden12": "1", "action": "save"}
-    )
+    response = strict_client.post(f"/g/{token}/{route}", data={"player": "Anna", "round": "0", "golden12": "1", "action": "save"})
     assert response.status_code == 400
     assert event_count(strict_app) == 0
     assert game_count(strict_app) == 1

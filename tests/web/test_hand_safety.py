@@ -7,9 +7,8 @@ import re
 
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
-
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
 from models import Game, db, folded
 from tests.examples import twelve_days
@@ -163,4 +162,6 @@ def folded_finisher(app: Flask, token: str) -> str:
 def save_seat(client: FlaskClient, token: str, seat: int, points: int) -> TestResponse:
     """Save a player's hand as a typed total from a freshly opened keypad."""
     seen = seen_of(client.get(f"/g/{token}/hand/{seat}"))
-    return client.post(f"/g/{token}/hand/{seat}", data={"round": "0", "seen": seen, "action": "save-points", "points": str(points)}, headers=EN)
+    return client.post(
+        f"/g/{token}/hand/{seat}", data={"round": "0", "seen": seen, "action": "save-points", "points": str(points)}, headers=EN
+    )

@@ -1,5 +1,6 @@
-import re
 """The front page speaks German by default and English on request."""
+
+import re
 
 from flask.testing import FlaskClient
 

@@ -45,8 +45,15 @@ WRITE_BLUEPRINTS = ("games", "records", "join", "seats", "evening", *(sheet.blue
 WRITE_ENDPOINTS = tuple(
     sorted(
         (
-            "evening.next_game", "games.new", "games.rematch", "games.undo", "join.card",
-            "join.new_address", "records.import_record", "seats.choose", *FORMS,
+            "evening.next_game",
+            "games.new",
+            "games.rematch",
+            "games.undo",
+            "join.card",
+            "join.new_address",
+            "records.import_record",
+            "seats.choose",
+            *FORMS,
         )
     )
 )
@@ -211,6 +218,7 @@ def forms(draw: st.DrawFn, endpoint: str) -> list[tuple[str, str]]:
         if how == "twice":
             pairs.append((name, draw(values)))
     return pairs + draw(st.lists(st.tuples(field_names, values), max_size=3))
+
 
 json_values = st.recursive(
     st.one_of(
@@ -389,7 +397,7 @@ def assert_folds(app: Flask, *, since_id: int, game_id: int) -> None:
     with app.app_context():
         games = db.session.scalars(select(Game).where((Game.id > since_id) | (Game.id == game_id))).all()
         for game in games:
-            folded(game).table
+            assert folded(game).table is not None
 
 
 def newest_game_id(app: Flask) -> int:
@@ -531,7 +539,11 @@ def test_csrf_is_enforced_on_every_post_route(strict_app: Flask) -> None:
         url = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: {"token": game.edit, "kind": "auruxxx"}.get(m.group(1), "1"), rule.rule)
         form: dict[str, Any] = {name: _first(name) for name in ENDPOINT_FIELDS.get(rule.endpoint, ())}
         before = counts(strict_app, game.id)
-        for body in ({"data": form}, {"data": {**form, "csrf_token": "forged"}}, {"data": {**form, "record": (io.BytesIO(b"{}"), "r.json")}}):
+        for body in (
+            {"data": form},
+            {"data": {**form, "csrf_token": "forged"}},
+            {"data": {**form, "record": (io.BytesIO(b"{}"), "r.json")}},
+        ):
             response = client.post(url, **body)
             assert response.status_code == 400, (rule.rule, response.status_code)
             assert "CSRF" in alert_text(response), rule.rule

@@ -389,7 +389,9 @@ HOSTILE_RECORDS = {
     "a list nested 985 deep": '{"game": "auruxxx", "players": ["A", "B"], "rounds": ' + "[" * 985 + "]" * 985 + "}",
     "31,000 players": json.dumps({"game": "auruxxx", "players": list(range(31_000))}),
     "a 100,000-character key": json.dumps({"game": "12days", "players": ["A", "B", "C"], "k" * 100_000: 1}),
-    "a 4,000-digit number": '{"game": "12days", "players": ["A", "B", "C"], "days": [{"played": {"A": ' + "7" * 4000 + ', "B": 1, "C": 2}}]}',
+    "a 4,000-digit number": '{"game": "12days", "players": ["A", "B", "C"], "days": [{"played": {"A": '
+    + "7" * 4000
+    + ', "B": 1, "C": 2}}]}',
     "the same name in other letters": json.dumps({"game": "auruxxx", "players": ["Anna", "ANNA", "\uff21nna"]}),
     "a control character in a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben\u0007"]}),
     "a space around a name": json.dumps({"game": "auruxxx", "players": ["Anna", "Ben "]}),
@@ -407,7 +409,6 @@ HOSTILE_RECORDS = {
     "an open day": json.dumps({**TWELVE_DAYS_EXAMPLE, "open_day": {"played": {"B": 4}}}),
 }
 """Records from the audit of hostile input, and the new keys of a backup: each refused or accepted the same way."""
-
 
 
 def _with(base: dict[str, Any], **changes: Any) -> str:
@@ -567,7 +568,10 @@ def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, pl
     exported = plain_client.get(f"/g/{token}/record.json").get_json()
     assert exported["rounds"] == []
     assert exported["open_round"] == {
-        "finisher": "Ben", "golden12": 2, "happy_man": "Cleo", "passes": {"Anna": 2, "Ben": 0, "Cleo": 0},
+        "finisher": "Ben",
+        "golden12": 2,
+        "happy_man": "Cleo",
+        "passes": {"Anna": 2, "Ben": 0, "Cleo": 0},
         "hands": {"Anna": {"numbers": [7], "fifty": 1, "action": 0, "happy_man": 0, "two": 0, "golden12": 0}},
     }
     response = import_json(plain_client, json.dumps(exported))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import zxingcpp
 import pytest
+import zxingcpp
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image, ImageDraw
@@ -74,12 +74,12 @@ def parse_svg(svg: str) -> QrSvg:
     squares = []
     position = 0
     for match in SQUARE.finditer(d):
-        assert match.start() == position, f"unexpected path data at {position}: {d[position:position + 30]!r}"
+        assert match.start() == position, f"unexpected path data at {position}: {d[position : position + 30]!r}"
         x, y, right, bottom, back = (int(v) for v in match.groups())
         assert (right, bottom, back) == (x + 1, y + 1, x), f"not a unit square: {match.group(0)}"
         squares.append((x, y))
         position = match.end()
-    assert position == len(d), f"unexpected path data at {position}: {d[position:position + 30]!r}"
+    assert position == len(d), f"unexpected path data at {position}: {d[position : position + 30]!r}"
     assert squares, "the QR code draws nothing"
     return QrSvg(width=int(box.group(1)), height=int(box.group(2)), squares=tuple(squares))
 
@@ -104,7 +104,6 @@ def written_addresses(page: str) -> list[str]:
 def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
     """Give the machine a fixed address on the local network."""
     monkeypatch.setattr("views.qr.lan_address", lambda: LAN)
-
 
 
 def read_token(app: Flask, token: str) -> str:

@@ -106,7 +106,10 @@ def test_a_move_without_the_state_it_was_made_on_is_refused(driver: TableDriver,
     token = driver.start("auruxxx")
     driver.tap(token, "finish", round="0", player="Ben", golden12="1")
     before = driver.events(token)
-    for route, form in (("happy-man", {"round": "0", "player": "Anna"}), ("hand/0", {"round": "0", "action": "save-points", "points": "5"})):
+    for route, form in (
+        ("happy-man", {"round": "0", "player": "Anna"}),
+        ("hand/0", {"round": "0", "action": "save-points", "points": "5"}),
+    ):
         refused = driver.post(token, route, seen=seen, **form)
         assert refused.status_code == 400, route
         assert "This form does not say which state of the game it was made on." in refused.get_data(as_text=True)
@@ -144,6 +147,8 @@ def test_every_tap_form_a_phone_is_given_carries_a_key_and_the_moves_their_state
     token = driver.start("auruxxx")
     page = driver.get(token).get_data(as_text=True)
     forms = re.findall(r"<form method=\"post\" action=\"/g/[^\"]+/(pass|happy-man)\".*?</form>", page, re.S)
-    assert forms and all(re.search(r'name="key" value="[0-9a-f]{32}"', form) for form in re.findall(r"<form.*?</form>", page, re.S) if 'name="key"' in form)
+    assert forms and all(
+        re.search(r'name="key" value="[0-9a-f]{32}"', form) for form in re.findall(r"<form.*?</form>", page, re.S) if 'name="key"' in form
+    )
     figure = re.findall(r'action="/g/[^"]+/happy-man".*?</form>', page, re.S)
     assert figure and all('name="seen" value="0"' in form for form in figure)

@@ -17,23 +17,22 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, insert, select
+from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
+import models.shipped
 import views.live
 from app import create_app
 from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
-from sqlalchemy import event as sqlalchemy_event
-
-import models.shipped
 from models import Event, Folded, Game, Shipped, append_event, db, folded
 from models.shipped import notice, read_notice
+from tests.waiting import until
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import start, tap
-from tests.waiting import until
 from tests.web.states import STATES, tokens
 from views.viewers import Viewer, shared_viewer
 
@@ -198,9 +197,7 @@ def test_a_change_stored_by_another_process_reaches_the_streams_through_the_data
     other_process = create_engine(f"sqlite:///{database}")
     with other_process.begin() as connection:
         connection.execute(
-            insert(Event).values(
-                game_id=game.id, seq=3, kind="pass", payload={"round": 0, "player": "Ben"}, idempotency_key="elsewhere"
-            )
+            insert(Event).values(game_id=game.id, seq=3, kind="pass", payload={"round": 0, "player": "Ben"}, idempotency_key="elsewhere")
         )
     other_process.dispose()
     thread.join(WAIT)
@@ -514,7 +511,12 @@ def test_a_change_stored_without_its_sheet_is_rendered_where_it_is_pushed(tmp_pa
     tapper, other, token = two_apps(tmp_path)
     with watched_by(other, token) as look:
         with tapper.app_context():
-            append_event(db.session.scalars(select(Game).where(Game.token == token)).one(), "pass", {"round": 0, "player": "Ben"}, idempotency_key="no-sheet")
+            append_event(
+                db.session.scalars(select(Game).where(Game.token == token)).one(),
+                "pass",
+                {"round": 0, "player": "Ben"},
+                idempotency_key="no-sheet",
+            )
         look()
         renders = counted_renders(monkeypatch)
         pushed = pushed_on(other, token, 2)
@@ -533,7 +535,9 @@ def test_a_notification_carries_the_sheet_only_while_it_fits_in_postgresqls_payl
     assert read_notice("7:3") == (7, 3, None)
 
 
-def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(client: FlaskClient, live_app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(
+    client: FlaskClient, live_app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """Rendering the pushed sheet while the tap is stored must never cost the tap: it counts, and nothing is shipped."""
     token = crossed_twice(client)
 
@@ -608,6 +612,7 @@ def test_a_tv_on_a_replaced_table_address_cannot_open_its_stream_again(live_app:
     token = start(client, "auruxxx")
     table = table_address(live_app, token)
     watch = tokens(live_app, token).read
+
     def opened(table: str) -> int:
         response = client.get(f"/g/{watch}/live?tv={table}", buffered=False)
         response.close()

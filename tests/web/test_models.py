@@ -229,23 +229,33 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
 
 def test_dropping_the_kind_check_keeps_every_game_and_reference(tmp_path: Path) -> None:
     """SQLite rebuilds the games table to drop the CHECK on ``kind``: rows, links and foreign keys survive."""
-    app = create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()},
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.db'}"})
+    app = create_app(
+        {
+            **{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()},
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.db'}",
+        }
+    )
     with app.app_context():
         flask_migrate.upgrade(revision=BEFORE_THE_REGISTRY)
         # Rows as that schema holds them: written in SQL, as the models have moved on since.
         for game_id, previous in ((1, None), (2, 1)):
             db.session.execute(
-                text("INSERT INTO games (id, token, read_token, kind, variant, house_rules, first_dealer, created_at, previous_id)"
-                     " VALUES (:id, :token, :read, 'auruxxx', 'standard', '{}', 0, '2026-11-30', :previous)"),
+                text(
+                    "INSERT INTO games (id, token, read_token, kind, variant, house_rules, first_dealer, created_at, previous_id)"
+                    " VALUES (:id, :token, :read, 'auruxxx', 'standard', '{}', 0, '2026-11-30', :previous)"
+                ),
                 {"id": game_id, "token": f"edit-{game_id}", "read": f"read-{game_id}", "previous": previous},
             )
             for seat, name in enumerate(["Ada", "Bo"]):
-                db.session.execute(text("INSERT INTO players (game_id, seat, name) VALUES (:game, :seat, :name)"),
-                                   {"game": game_id, "seat": seat, "name": name})
+                db.session.execute(
+                    text("INSERT INTO players (game_id, seat, name) VALUES (:game, :seat, :name)"),
+                    {"game": game_id, "seat": seat, "name": name},
+                )
         db.session.execute(
-            text("INSERT INTO events (game_id, seq, kind, payload, created_at, idempotency_key)"
-                 " VALUES (1, 1, 'pass', '{\"round\": 0, \"player\": \"Ada\"}', '2026-11-30', 'a')")
+            text(
+                "INSERT INTO events (game_id, seq, kind, payload, created_at, idempotency_key)"
+                " VALUES (1, 1, 'pass', '{\"round\": 0, \"player\": \"Ada\"}', '2026-11-30', 'a')"
+            )
         )
         db.session.commit()
         tokens = ("edit-1", "read-1", "edit-2")
@@ -257,8 +267,12 @@ def test_dropping_the_kind_check_keeps_every_game_and_reference(tmp_path: Path) 
         assert (kept.token, kept.read_token, kept_rematch.token) == tokens
         assert kept_rematch.previous_id == kept.id
         assert kept.player_names == ("Ada", "Bo") and [e.kind for e in stored_events(kept)] == ["pass"]
-        assert db.session.execute(text("INSERT INTO games (token, kind, options, created_at) "
-                                       "VALUES ('t', 'any kind', '{}', '2026-12-01')")).rowcount == 1
+        assert (
+            db.session.execute(
+                text("INSERT INTO games (token, kind, options, created_at) VALUES ('t', 'any kind', '{}', '2026-12-01')")
+            ).rowcount
+            == 1
+        )
         db.session.rollback()
         assert db.session.scalar(text("PRAGMA foreign_keys")) == 1
         db.session.add(Player(game_id=999, seat=0, name="Nobody"))

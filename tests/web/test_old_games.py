@@ -146,4 +146,3 @@ def test_both_games_note_the_new_addresses_so_their_streams_hear_of_it(driver: T
     assert driver.events(renewed)[-1] == ("new_addresses", {})
     assert driver.events(first)[-1] == ("new_addresses", {})
     assert "New addresses made for this table" in driver.get(renewed, "history").get_data(as_text=True)
-

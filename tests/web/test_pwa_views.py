@@ -157,8 +157,15 @@ def test_everything_the_service_worker_keeps_exists(plain_client: FlaskClient) -
 
 def test_the_worker_keeps_the_app_shell_and_every_static_file(plain_client: FlaskClient) -> None:
     kept = {urlsplit(entry["url"]).path for entry in worker_settings(plain_client)["precache"]}  # type: ignore[union-attr]
-    assert {"/offline", "/static/css/app.css", "/static/js/app.js", "/static/js/outbox.js", "/static/vendor/htmx.min.js",
-            "/static/vendor/hx-sse.js", "/static/generated/icons/tischblock-192.png"} <= kept
+    assert {
+        "/offline",
+        "/static/css/app.css",
+        "/static/js/app.js",
+        "/static/js/outbox.js",
+        "/static/vendor/htmx.min.js",
+        "/static/vendor/hx-sse.js",
+        "/static/generated/icons/tischblock-192.png",
+    } <= kept
     assert "/static/sw.js" not in kept
 
 
@@ -191,6 +198,7 @@ def fingerprint_in(app: Flask, filename: str) -> str | None:
 
 def test_a_new_offline_page_gets_a_new_revision(plain_client: FlaskClient) -> None:
     """The offline page has no fingerprint in its address: its revision follows its text (here: its language)."""
+
     def revision(language: str) -> str:
         plain_client.get(f"/lang/{language}")
         precache = worker_settings(plain_client)["precache"]

@@ -12,9 +12,8 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
-
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
 from app import create_app
 from infra.config import Config, TestConfig

@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from models import Game, db
-from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
 from tests.web.driver import start, tap
+from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
 from tests.web.states import tokens
 from views.result import card_svg
 from views.sheets import scoreboard
@@ -140,7 +140,9 @@ def finished(plain_client: FlaskClient, kind: str) -> str:
 
 
 @pytest.mark.parametrize(("kind", "winner"), [("auruxxx", "Ben"), ("12days", "Cleo")])
-def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(plain_app: Flask, plain_client: FlaskClient, kind: str, winner: str) -> None:
+def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(
+    plain_app: Flask, plain_client: FlaskClient, kind: str, winner: str
+) -> None:
     """The SVG names every player with their total and the winner first; the PNG decodes, twice its size, winner band and ink included."""
     token = finished(plain_client, kind)
     with plain_app.test_request_context(headers=EN):
@@ -177,7 +179,9 @@ def test_a_running_game_has_a_picture_that_says_so(plain_app: Flask, plain_clien
     assert response.status_code == 200 and Image.open(io.BytesIO(response.data)).size[0] == 1080
 
 
-def test_a_picture_that_cannot_be_drawn_is_a_clear_503(plain_app: Flask, plain_client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_picture_that_cannot_be_drawn_is_a_clear_503(
+    plain_app: Flask, plain_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """rsvg-convert taking too long: the phone is told to try again, and nothing else breaks."""
     token = finished(plain_client, "auruxxx")
 

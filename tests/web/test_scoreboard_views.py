@@ -71,7 +71,8 @@ def test_a_running_game_exports_the_rounds_played_so_far_at_either_address(plain
     token = start(plain_client, "auruxxx")
     for address in (token, read_token(plain_app, token)):
         assert rows(plain_client.get(f"/g/{address}/points.csv", headers=ENGLISH).data, ",") == [
-            ["Round", "Anna", "Ben", "Cleo"], ["Total", "0", "0", "0"]
+            ["Round", "Anna", "Ben", "Cleo"],
+            ["Total", "0", "0", "0"],
         ]
     assert plain_client.get("/g/not-a-game/points.csv").status_code == 404
 
@@ -96,8 +97,16 @@ def test_the_result_offers_one_line_to_share_winner_first(plain_client: FlaskCli
 
 
 def test_equal_winners_share_the_line_and_one_point_is_singular(plain_app: Flask) -> None:
-    board = Scoreboard(kind="12days", stage="Day", caption="", players=("Anna", "Ben", "Cleo"), rows=(Row("1", {}),),
-                       totals={"Anna": 2, "Ben": 2, "Cleo": 0}, winners=("Anna", "Ben"), fewest_win=False)
+    board = Scoreboard(
+        kind="12days",
+        stage="Day",
+        caption="",
+        players=("Anna", "Ben", "Cleo"),
+        rows=(Row("1", {}),),
+        totals={"Anna": 2, "Ben": 2, "Cleo": 0},
+        winners=("Anna", "Ben"),
+        fewest_win=False,
+    )
     with plain_app.test_request_context(headers=GERMAN):
         assert share_text(board) == "Anna und Ben gewinnen mit 1 Punkt – Cleo 0"
     with plain_app.test_request_context(headers=ENGLISH):

@@ -9,8 +9,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from models import SeatClaim, db
-from tests.web.evenings import PLAYERS, contexts, game_of, rematch
 from tests.web.driver import start, tap
+from tests.web.evenings import PLAYERS, contexts, game_of, rematch
 from tests.web.states import tokens
 
 EN = {"Accept-Language": "en"}
@@ -47,7 +47,7 @@ def test_a_new_phone_is_asked_who_holds_it_and_the_answer_marks_its_seat(plain_a
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert '<body data-my-seat="1">' in page
     assert "This phone: Ben" in page and "Who is holding this phone?" not in page
-    sheet = page[page.index('<section id="sheet"'):]
+    sheet = page[page.index('<section id="sheet"') :]
     assert "This phone" not in sheet and "data-my-seat" not in sheet, "what is this phone's stays out of the shared sheet"
 
 
@@ -71,7 +71,9 @@ def test_a_rematch_and_another_game_at_the_table_keep_the_seat(plain_app: Flask,
     claim(plain_client, first, "Cleo")
     second = rematch(plain_client, first)
     assert seat_on_sheet(plain_client, plain_app, second) == 2
-    response = plain_client.post(f"/g/{second}/next/12days", data={"player": ["Cleo", "Anna", "Ben"], "action": "start", "variant": "standard"})
+    response = plain_client.post(
+        f"/g/{second}/next/12days", data={"player": ["Cleo", "Anna", "Ben"], "action": "start", "variant": "standard"}
+    )
     third = str(response.headers["Location"]).removeprefix("/g/")
     assert seat_on_sheet(plain_client, plain_app, third) == 0
     assert "Who is holding this phone?" not in plain_client.get(f"/g/{third}", headers=EN).get_data(as_text=True)
@@ -110,7 +112,7 @@ def test_two_phones_may_say_the_same_name_and_both_are_told(plain_app: Flask, pl
     claim(plain_client, token, "Anna")
     partner = plain_app.test_client()
     question = partner.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    anna = question[question.index(">I am Anna<"):]
+    anna = question[question.index(">I am Anna<") :]
     assert anna.index("also on another phone") < anna.index("I am Ben")
     claim(partner, token, "Anna")
     for phone in (plain_client, partner):
@@ -148,7 +150,7 @@ def test_the_sheet_every_phone_is_pushed_carries_no_seat(plain_app: Flask, plain
 
 
 def test_a_name_nobody_plays_is_refused_and_stores_nothing(plain_app: Flask, plain_client: FlaskClient) -> None:
-    """"I am Dora" at a table without Dora: 422 with the reason; no claim kept."""
+    """ "I am Dora" at a table without Dora: 422 with the reason; no claim kept."""
     token = start(plain_client, "auruxxx", PLAYERS)
     refused = plain_client.post(f"/g/{token}/me", data={"name": "Dora"}, headers=EN)
     assert refused.status_code == 422
@@ -185,7 +187,7 @@ def test_my_column_is_marked_and_my_hand_is_one_tap_away(plain_app: Flask, plain
     tap(plain_client, token, "finish", player="Anna", round="0", golden12="1")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert '<body data-my-seat="1">' in page
-    sheet = page[page.index('<section id="sheet"'):]
+    sheet = page[page.index('<section id="sheet"') :]
     assert all(f'title="{name}" data-seat="{seat}"' in sheet for seat, name in enumerate(PLAYERS))
     links = re.findall(r'<a class="button primary big my-hand" data-seat="(\d)" href="([^"]+)">My cards: enter my hand</a>', sheet)
     assert links == [("1", f"/g/{token}/hand/1"), ("2", f"/g/{token}/hand/2")], "the finisher counts no hand"

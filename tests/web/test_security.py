@@ -20,11 +20,10 @@ import itsdangerous
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
-from werkzeug.test import TestResponse
-
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.serving import make_server
+from werkzeug.test import TestResponse
 
 from app import create_app
 from infra.config import TestConfig
@@ -124,13 +123,22 @@ def test_every_page_type_is_covered(secure_app: Flask, games: dict[str, Tokens])
     """Each GET page of the app answers 200 in at least one state (so the checks below see it rendered)."""
     client = secure_app.test_client()
     rendered = {
-        path.split("?")[0]
-        for path, headers in every_page(secure_app, games)
-        if client.get(path, headers=headers).status_code == 200
+        path.split("?")[0] for path, headers in every_page(secure_app, games) if client.get(path, headers=headers).status_code == 200
     }
     shapes = {re.sub(r"/g/[\w-]{32}", "/g/T", path) for path in rendered}
-    for wanted in ("/g/T", "/g/T/history", "/g/T/join", "/g/T/finish", "/g/T/hand/0", "/g/T/rounds/1/correct",
-                   "/g/T/final-hand/0", "/g/T/days/1/correct", "/new/auruxxx", "/import", "/faq"):
+    for wanted in (
+        "/g/T",
+        "/g/T/history",
+        "/g/T/join",
+        "/g/T/finish",
+        "/g/T/hand/0",
+        "/g/T/rounds/1/correct",
+        "/g/T/final-hand/0",
+        "/g/T/days/1/correct",
+        "/new/auruxxx",
+        "/import",
+        "/faq",
+    ):
         assert wanted in shapes, f"no state renders {wanted}"
 
 
@@ -285,11 +293,7 @@ def test_the_session_cookie_is_httponly_and_same_site_lax(strict_app: Flask, str
     started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
     assert started.status_code == 303
     language = strict_client.get("/lang/en")
-    cookies = {
-        header.split("=", 1)[0]: header
-        for answer in (first, started, language)
-        for header in answer.headers.getlist("Set-Cookie")
-    }
+    cookies = {header.split("=", 1)[0]: header for answer in (first, started, language) for header in answer.headers.getlist("Set-Cookie")}
     assert {"session", "device", "lang"} <= set(cookies)
     for name in ("session", "device", "lang"):
         assert "HttpOnly" in cookies[name], cookies[name]
@@ -364,7 +368,7 @@ def test_a_new_edit_address_locks_the_old_one_out_everywhere(secure_app: Flask, 
     assert tokens(secure_app, new) == Tokens(game.id, new, game.read)
     missing = client.get(f"/g/{'z' * 32}", headers=EN).get_data()
     before = counts(secure_app, game.id)
-    for endpoint, rule, methods in game_rules(secure_app):
+    for _endpoint, rule, methods in game_rules(secure_app):
         for method in sorted(methods):
             old = client.open(fill(rule, game.edit), method=method, data={"player": "Anna", "round": "0", "day": "0"}, headers=EN)
             assert old.status_code == 404 and old.get_data() == missing, (rule, method, old.status_code)
@@ -401,7 +405,9 @@ def test_tokens_carry_at_least_128_bits_of_randomness(secure_app: Flask) -> None
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
-def test_json_import_needs_the_json_content_type(strict_app: Flask, strict_client: FlaskClient, secure_app: Flask, content_type: str) -> None:
+def test_json_import_needs_the_json_content_type(
+    strict_app: Flask, strict_client: FlaskClient, secure_app: Flask, content_type: str
+) -> None:
     """A JSON record sent as anything but ``application/json`` starts no game, with or without CSRF checks."""
     record_text = json.dumps({"game": "auruxxx", "players": ["Anna", "Ben"], "house_rules": {}, "rounds": []})
     for app, client, refused in ((strict_app, strict_client, 400), (secure_app, secure_app.test_client(), 422)):
@@ -516,7 +522,9 @@ def test_over_https_a_form_counts_from_its_own_pages_only(strict_app: Flask, str
     start_game = {"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)}
     refused = {
         "no referrer": strict_client.post("/new/auruxxx", data=start_game, base_url=base),
-        "another site": strict_client.post("/new/auruxxx", data=start_game, base_url=base, headers={"Referer": "https://evil.example/new/auruxxx"}),
+        "another site": strict_client.post(
+            "/new/auruxxx", data=start_game, base_url=base, headers={"Referer": "https://evil.example/new/auruxxx"}
+        ),
         "no token": strict_client.post(
             "/new/auruxxx", data={**start_game, "csrf_token": ""}, base_url=base, headers={"Referer": f"{base}/new/auruxxx"}
         ),
@@ -566,7 +574,9 @@ def test_csrf_tokens_do_not_expire_under_a_sheet_left_open_for_an_hour(
         sheet = strict_client.get(sheet_path).get_data(as_text=True)
     old = re.search(r'name="csrf_token" value="([^"]+)"', sheet)
     assert old
-    signed_at = itsdangerous.URLSafeTimedSerializer(strict_app.secret_key, salt="wtf-csrf-token").loads(old.group(1), return_timestamp=True)[1]
+    signed_at = itsdangerous.URLSafeTimedSerializer(strict_app.secret_key, salt="wtf-csrf-token").loads(
+        old.group(1), return_timestamp=True
+    )[1]
     assert time.time() - signed_at.timestamp() > 60 * 60
     tapped = strict_client.post(f"{sheet_path}/pass", data={"player": "Anna", "round": "0", "csrf_token": old.group(1)})
     assert tapped.status_code == 303, tapped.get_data(as_text=True)[-500:]

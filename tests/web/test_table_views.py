@@ -11,11 +11,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from infra.redaction import redact
 from models import Event, Game, Player, db, stored_events
 from models.game import CardTable
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import start
-from infra.redaction import redact
 from tests.web.test_join_views import LAN, qr_codes
 
 EN = {"Accept-Language": "en"}

@@ -120,7 +120,9 @@ def test_a_claus_winner_gives_the_day_to_another_player(plain_app: Flask, plain_
     reveal_day(plain_client, token, 0, "santa", "2", "7")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert "Who do you give the day to?" in page
-    offered = re.findall(r'name="player" value="([^"]+)">\s*<input type="hidden" name="seen" value="\d+">\s*<button type="submit" class="gift"', page)
+    offered = re.findall(
+        r'name="player" value="([^"]+)">\s*<input type="hidden" name="seen" value="\d+">\s*<button type="submit" class="gift"', page
+    )
     assert offered == ["B", "C"]
     refused = post(plain_client, token, "gift", day="0", player="A")
     assert refused.status_code == 422
@@ -186,7 +188,9 @@ def test_final_hands_complete_the_game_with_majorities(plain_app: Flask, plain_c
     assert "Who holds the most?" in page and "Winner" in page
 
 
-def test_a_card_refused_for_a_day_over_links_its_correction_filled_in_with_it(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
+def test_a_card_refused_for_a_day_over_links_its_correction_filled_in_with_it(
+    plain_app: Flask, plain_client: FlaskClient, token: str
+) -> None:
     """A card sent late for day 1 leads to day 1's correction with that card; a link's other wishes are left out."""
     reveal_day(plain_client, token, 0, "4", "7", "9")
     before = event_count(plain_app)
@@ -213,7 +217,11 @@ def test_correcting_a_day_moves_the_pot_and_a_refusal_keeps_the_form(plain_app: 
     seen = re.search(r'name="seen" value="(\d+)"', form.get_data(as_text=True))
     assert seen is not None
     refused = post(
-        plain_client, token, "days/1/correct", mode="played", seen=seen.group(1),
+        plain_client,
+        token,
+        "days/1/correct",
+        mode="played",
+        seen=seen.group(1),
         **{"card-0": "santa", "card-1": "4", "card-2": "9", "gift_to": "A"},
     )
     assert refused.status_code == 422
@@ -232,9 +240,7 @@ def test_a_stale_day_correction_is_refused_with_the_day_as_it_stands(plain_app: 
     assert seen is not None
     assert post(plain_client, token, "days/1/correct", mode="taken", taken_by="B", seen=seen.group(1)).status_code == 303
     before = event_count(plain_app)
-    stale = post(
-        plain_client, token, "days/1/correct", mode="played", seen=seen.group(1), **{"card-0": "4", "card-1": "7", "card-2": "9"}
-    )
+    stale = post(plain_client, token, "days/1/correct", mode="played", seen=seen.group(1), **{"card-0": "4", "card-1": "7", "card-2": "9"})
     assert stale.status_code == 409
     assert problems(stale) == [
         "Someone else changed this day meanwhile. What you entered is still in the form; "
@@ -260,10 +266,35 @@ def test_eight_nights_offers_only_its_cards(plain_client: FlaskClient) -> None:
     assert values == {str(v) for v in range(1, 9)}
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", ("Night 2 of 8", '<th scope="col" class="corner">Night</th>', "A takes night 1: +1", "Correct night 1", ">Nights</th>", "Nights 2 and 3 go to the next winner.", "Totals after each night")),
-    ("de", ("Nacht 2 von 8", '<th scope="col" class="corner">Nacht</th>', "A bekommt Nacht 1: +1", "Nacht 1 korrigieren", ">Nächte</th>", "Nächte 2 und 3", "Punktestand nach jeder Nacht")),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            (
+                "Night 2 of 8",
+                '<th scope="col" class="corner">Night</th>',
+                "A takes night 1: +1",
+                "Correct night 1",
+                ">Nights</th>",
+                "Nights 2 and 3 go to the next winner.",
+                "Totals after each night",
+            ),
+        ),
+        (
+            "de",
+            (
+                "Nacht 2 von 8",
+                '<th scope="col" class="corner">Nacht</th>',
+                "A bekommt Nacht 1: +1",
+                "Nacht 1 korrigieren",
+                ">Nächte</th>",
+                "Nächte 2 und 3",
+                "Punktestand nach jeder Nacht",
+            ),
+        ),
+    ],
+)
 def test_eight_nights_counts_nights(plain_client: FlaskClient, language: str, words: tuple[str, ...]) -> None:
     """8 Nights says nights wherever the sheet counts days: the status, the pad, the explanations, the pot and the chart."""
     token = start(plain_client, "12days", PLAYERS, variant="8nights")

@@ -144,10 +144,14 @@ def _their_hand(table: AuruxxxTable, entry: TappedHand, player: str, action: str
     saved = hand_in(table, player, posted_round(form))
     theirs = whole(hand_points(saved, table.game.house_rules)) if saved is not None else "–"
     mine = entry.typed if entry.counted(action) else whole(hand_points(entry.cards(), table.game.house_rules))
-    return str(gettext(
-        "Another phone saved the hand of %(name)s meanwhile: %(theirs)s points. Yours: %(mine)s points.",
-        name=player, theirs=theirs, mine=mine,
-    ))
+    return str(
+        gettext(
+            "Another phone saved the hand of %(name)s meanwhile: %(theirs)s points. Yours: %(mine)s points.",
+            name=player,
+            theirs=theirs,
+            mine=mine,
+        )
+    )
 
 
 def _shown_hand(entry: TappedHand, table: AuruxxxTable, action: str) -> dict[str, object]:
@@ -254,7 +258,7 @@ def _round_offers(table: AuruxxxTable, index: int) -> dict[str, object]:
     return {
         "nobody_allowed": nobody_may_hold_after(table.game.rounds[:index]),
         "golden12_choices": range(1, GOLDEN12_IN_DECK + 1),
-        "pass_choices": range(0, MAX_PASSES + 1),
+        "pass_choices": range(MAX_PASSES + 1),
     }
 
 

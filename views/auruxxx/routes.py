@@ -43,7 +43,12 @@ def pass_cross(token: str) -> Response:
         crosses = table.game.rounds[index].passes_of(player) + 1
         return {f"passes-{seat}": str(crosses)} if crosses <= MAX_PASSES else None
 
-    return after_tap(game, viewer, tapped, fix=corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None)
+    return after_tap(
+        game,
+        viewer,
+        tapped,
+        fix=corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None,
+    )
 
 
 @bp.post("/g/<token>/happy-man")
@@ -57,13 +62,22 @@ def hand_on_happy_man(token: str) -> Response:
         holder = holder_in(AURUXXX.typed(table), index)
         if holder is None:
             return str(gettext("Another phone took the Happy-Man figure back meanwhile. You tapped %(name)s.", name=player))
-        return str(gettext("Another phone handed the Happy-Man figure to %(holder)s meanwhile. You tapped %(name)s.", holder=holder, name=player))
+        return str(
+            gettext("Another phone handed the Happy-Man figure to %(holder)s meanwhile. You tapped %(name)s.", holder=holder, name=player)
+        )
 
     tapped = record_move(
-        game, viewer, [("happy_man", {"round": index, "player": player})],
-        moves=lambda table: holder_in(AURUXXX.typed(table), index), theirs=theirs,
+        game,
+        viewer,
+        [("happy_man", {"round": index, "player": player})],
+        moves=lambda table: holder_in(AURUXXX.typed(table), index),
+        theirs=theirs,
     )
-    fix = corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
+    fix = (
+        corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player})
+        if tapped.problems
+        else None
+    )
     return after_tap(game, viewer, tapped, fix=fix)
 
 
@@ -79,7 +93,10 @@ def finish(token: str) -> Response:
         player = posted_player(request.form, game.player_names)
         ended: dict[str, JSON] = {"round": index, "player": player, "golden12": int(golden12)}
         tapped = record_move(
-            game, viewer, [("finish", ended)], moves=lambda table: finisher_in(AURUXXX.typed(table), index),
+            game,
+            viewer,
+            [("finish", ended)],
+            moves=lambda table: finisher_in(AURUXXX.typed(table), index),
             theirs=lambda table: _their_finish(AURUXXX.typed(table), index, player, int(golden12)),
         )
         if tapped.overtaken is not None:

@@ -16,7 +16,20 @@ from flask_babel import lazy_gettext as _l
 from models import Game
 from rules import points
 from rules.auruxxx.history import AuruxxxTable, OpenRound
-from rules.auruxxx.score import GOLDEN12_BONUS, MAX_PASSES, PASS_COST, ROUNDS, Halving, HouseRules, Result, RoundScore, Rounding, dealer, score_game, starter
+from rules.auruxxx.score import (
+    GOLDEN12_BONUS,
+    MAX_PASSES,
+    PASS_COST,
+    ROUNDS,
+    Halving,
+    HouseRules,
+    Result,
+    Rounding,
+    RoundScore,
+    dealer,
+    score_game,
+    starter,
+)
 from rules.json_value import JSON
 from views.scoreboard import Row as BoardRow
 from views.scoreboard import Scoreboard, shown
@@ -40,9 +53,7 @@ def describe_event(game: Game, kind: str, payload: Mapping[str, JSON]) -> str:
     texts: dict[str, Any] = {
         "pass": _l("Round %(n)s: pass cross for %(player)s", n=number, player=player),
         "happy_man": _l("Round %(n)s: %(player)s takes the Happy-Man figure", n=number, player=player),
-        "finish": _l(
-            "Round %(n)s: %(player)s ends it with %(g)s Golden 12", n=number, player=player, g=payload.get("golden12")
-        ),
+        "finish": _l("Round %(n)s: %(player)s ends it with %(g)s Golden 12", n=number, player=player, g=payload.get("golden12")),
         "hand": _l("Round %(n)s: hand of %(player)s entered", n=number, player=player),
         "correct_round": _l("Round %(n)s corrected", n=number),
     }

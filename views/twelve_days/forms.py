@@ -24,7 +24,6 @@ from views.forms import is_whole
 from views.keypads import Keypad
 from views.twelve_days.sheet import CardOption, calendar_of, card_label, card_token, parse_card
 
-
 # --- The final-hand keypad ---------------------------------------------------------------------
 
 
@@ -78,9 +77,7 @@ def _kept_cards(draft: Mapping[str, Any], table: TwelveDaysTable) -> CountedCard
 def _posted_cards(form: Mapping[str, str], table: TwelveDaysTable) -> tuple[CountedCards, list[str]]:
     """Return the counts the form carries, each at most the copies the deck has (anything else counts 0)."""
     limits = _limits(table)
-    counts = {
-        token: min(int(value), limit) if is_whole(value := form.get(f"count-{token}", "0")) else 0 for token, limit in limits.items()
-    }
+    counts = {token: min(int(value), limit) if is_whole(value := form.get(f"count-{token}", "0")) else 0 for token, limit in limits.items()}
     return CountedCards(counts, limits), []
 
 
@@ -93,7 +90,8 @@ def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, actio
     """Return the words of the choice after another phone saved this final hand: its cards counted, highest first ("4 × 12, 11")."""
     counted = Counter(table.hands.get(player, ()))
     cards = ", ".join(
-        f"{count} × {card_label(card)}" if count > 1 else card_label(card) for card, count in sorted(counted.items(), key=lambda item: card_value(item[0]), reverse=True)
+        f"{count} × {card_label(card)}" if count > 1 else card_label(card)
+        for card, count in sorted(counted.items(), key=lambda item: card_value(item[0]), reverse=True)
     )
     return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards or "–"))
 
@@ -193,8 +191,12 @@ def _prefilled_day(stored: DayForm, asked: Mapping[str, str], table: TwelveDaysT
 def _day_offers(table: TwelveDaysTable, index: int) -> dict[str, object]:
     """Return what the day-correction form offers: the variant's cards, how each is shown, whether a Claus can give a day, and what the variant calls a day."""
     cards = [CardOption(token=card_token(c), label=card_label(c)) for c in table.game.variant.cards]
-    return {"cards": cards, "labels": {card.token: card.label for card in cards}, "calendar": calendar_of(table.game.variant),
-            "clauses": table.game.variant.clauses}
+    return {
+        "cards": cards,
+        "labels": {card.token: card.label for card in cards},
+        "calendar": calendar_of(table.game.variant),
+        "clauses": table.game.variant.clauses,
+    }
 
 
 DAY_CORRECTION: Correction[TwelveDaysTable, DayForm] = Correction(

@@ -49,11 +49,18 @@ def reveal_card(token: str) -> Response:
         mine = card_label(card) if not isinstance(card, str) else card
         if now is None:
             return str(gettext("Another phone took back the card of %(name)s meanwhile. You tapped %(mine)s.", name=player, mine=mine))
-        return str(gettext(
-            "Another phone entered %(theirs)s for %(name)s meanwhile. You tapped %(mine)s.", theirs=card_label(now), name=player, mine=mine
-        ))
+        return str(
+            gettext(
+                "Another phone entered %(theirs)s for %(name)s meanwhile. You tapped %(mine)s.",
+                theirs=card_label(now),
+                name=player,
+                mine=mine,
+            )
+        )
 
-    moved = record_move(game, viewer, [("card", revealed)], moves=lambda table: card_of(TWELVE_DAYS.typed(table), index, player), theirs=theirs)
+    moved = record_move(
+        game, viewer, [("card", revealed)], moves=lambda table: card_of(TWELVE_DAYS.typed(table), index, player), theirs=theirs
+    )
     asked = {f"card-{game.player_names.index(player)}": str(card)}
     fix = corrections.refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: asked) if moved.problems else None
     return after_tap(game, viewer, moved, fix=fix)
@@ -74,7 +81,11 @@ def give_day(token: str) -> Response:
     moved = record_move(
         game, viewer, [("gift", given)], moves=lambda table: revealed_on(TWELVE_DAYS.typed(table), index), theirs=_cards_changed
     )
-    fix = corrections.refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: {"gift_to": player}) if moved.problems else None
+    fix = (
+        corrections.refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: {"gift_to": player})
+        if moved.problems
+        else None
+    )
     return after_tap(game, viewer, moved, fix=fix)
 
 
@@ -95,9 +106,7 @@ def clear_day(token: str) -> Response:
     undos = clearing(now.history, index)
     if not undos:
         return after_tap(game, viewer, Tapped(now), refused_at="quick")
-    cleared = record_move(
-        game, viewer, undos, moves=lambda table: revealed_on(TWELVE_DAYS.typed(table), index), theirs=_cards_changed
-    )
+    cleared = record_move(game, viewer, undos, moves=lambda table: revealed_on(TWELVE_DAYS.typed(table), index), theirs=_cards_changed)
     return after_tap(game, viewer, cleared, refused_at="quick")
 
 
@@ -106,7 +115,10 @@ def take_day(token: str) -> Response:
     """Quick mode: record only who took the day card(s), or that nobody did."""
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
     taker = request.form.get("player", "")
-    taken: dict[str, JSON] = {"day": posted_day(request.form, game), "player": posted_player(request.form, game.player_names) if taker else None}
+    taken: dict[str, JSON] = {
+        "day": posted_day(request.form, game),
+        "player": posted_player(request.form, game.player_names) if taker else None,
+    }
     return after_tap(game, viewer, record_tap(game, viewer, "taken", taken))
 
 

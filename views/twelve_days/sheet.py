@@ -117,16 +117,20 @@ class Calendar:
     def clear_first(self, revealed: int) -> str:
         """Return why quick mode first clears the cards already revealed today."""
         if self.nights:
-            return str(ngettext(
-                "%(num)s card is already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
-                "%(num)s cards are already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
+            return str(
+                ngettext(
+                    "%(num)s card is already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
+                    "%(num)s cards are already revealed tonight. To only note who takes the night, clear tonight's cards first: each one is undone, and the history keeps it.",
+                    revealed,
+                )
+            )
+        return str(
+            ngettext(
+                "%(num)s card is already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
+                "%(num)s cards are already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
                 revealed,
-            ))
-        return str(ngettext(
-            "%(num)s card is already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
-            "%(num)s cards are already revealed today. To only note who takes the day, clear today's cards first: each one is undone, and the history keeps it.",
-            revealed,
-        ))
+            )
+        )
 
     def correct(self, number: int) -> str:
         """Return the label of a finished day's correction link."""
@@ -151,8 +155,14 @@ class Calendar:
     def final_hands(self, cards: int) -> str:
         """Return what the final hands are for, after the last day."""
         if self.nights:
-            return str(gettext("After the last night everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
-        return str(gettext("After the last day everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards))
+            return str(
+                gettext(
+                    "After the last night everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards
+                )
+            )
+        return str(
+            gettext("After the last day everyone enters the %(n)s cards in hand; the most cards of a value score that value.", n=cards)
+        )
 
     def taken(self, number: int, player: str) -> str:
         """Return a quick tap in words: who took the day card."""
@@ -270,9 +280,7 @@ def explain_day(day: DayResult, calendar: Calendar, *, last: bool) -> str:
             cancelled = listed(["Claus" if value == 0 else str(value) for value in sorted(decision.cancelled)])
             parts.append(str(gettext("cancelled: %(values)s", values=cancelled)))
         if decision.winner is not None:
-            parts.append(
-                str(gettext("%(name)s wins with %(card)s", name=decision.winner, card=card_label(decision.winning_card)))
-            )
+            parts.append(str(gettext("%(name)s wins with %(card)s", name=decision.winner, card=card_label(decision.winning_card))))
             if decision.claus_win and day.receiver is not None and len(day.days_taken) > 1:
                 pot = calendar.days(day.days_taken[:-1])
                 parts.append(str(gettext("the Claus gives it and the pot (%(pot)s) to %(name)s", pot=pot, name=day.receiver)))
@@ -280,7 +288,13 @@ def explain_day(day: DayResult, calendar: Calendar, *, last: bool) -> str:
                 parts.append(str(gettext("the Claus gives it to %(name)s", name=day.receiver)))
     if day.receiver is None and last:
         parts.append(
-            str(gettext("nobody wins: %(days)s go to nobody, %(points)s points are lost", days=calendar.days(day.pot_after), points=sum(day.pot_after)))
+            str(
+                gettext(
+                    "nobody wins: %(days)s go to nobody, %(points)s points are lost",
+                    days=calendar.days(day.pot_after),
+                    points=sum(day.pot_after),
+                )
+            )
         )
     elif day.receiver is None:
         parts.append(str(gettext("nobody wins: %(days)s waits in the pot", days=calendar.days((day.day,)))))
@@ -298,15 +312,17 @@ def explain_bonus(player: str, majorities: tuple[Majority, ...]) -> str:
         return str(gettext("%(name)s holds no majority.", name=player))
     tie = str(gettext("tie"))
     parts = [f"{m.value} ({tie})" if m.tied else f"{m.value}" for m in won]
-    return str(gettext("%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=listed(parts), points=sum(m.value for m in won)))
+    return str(
+        gettext(
+            "%(name)s has the most cards of: %(values)s = %(points)s", name=player, values=listed(parts), points=sum(m.value for m in won)
+        )
+    )
 
 
 def scoreboard_of(game: Game, result: Result, calendar: Calendar) -> Scoreboard:
     """Return a 12 Days game's points in the shape the chart, CSV and share text read: a row per day, then the bonus."""
     players = game.player_names
-    rows = [
-        BoardRow(str(day.day), {p: points.whole(received[p]) for p in players}) for day, received in zip(result.days, result.rounds)
-    ]
+    rows = [BoardRow(str(day.day), {p: points.whole(received[p]) for p in players}) for day, received in zip(result.days, result.rounds)]
     if result.majorities:
         rows.append(BoardRow(gettext("Bonus"), {p: points.whole(result.bonus[p]) for p in players}))
     return Scoreboard(
@@ -358,7 +374,9 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
                     received=day.points if day.receiver == player else 0,
                 )
             )
-        days.append(DayRow(number=day.day, cells=tuple(cells), explanation=explain_day(day, calendar, last=day.day == last), quick=decision is None))
+        days.append(
+            DayRow(number=day.day, cells=tuple(cells), explanation=explain_day(day, calendar, last=day.day == last), quick=decision is None)
+        )
     pot = result.pot
     return Sheet(
         variant=table.game.variant,
@@ -369,14 +387,20 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
         gift_question=str(gettext("Who do you give the day and the pot (%(pot)s) to?", pot=calendar.days(pot)))
         if pot
         else str(gettext("Who do you give the day to?")),
-        pot_text=ngettext("%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=calendar.days(pot, capital=True)) if pot else "",
+        pot_text=ngettext(
+            "%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=calendar.days(pot, capital=True)
+        )
+        if pot
+        else "",
         lost_text=ngettext(
             "%(days)s went to nobody: %(points)s points are lost.",
             "%(days)s went to nobody: %(points)s points are lost.",
             len(result.days[-1].pot_after),
             days=calendar.days(result.days[-1].pot_after, capital=True),
             points=result.lost,
-        ) if result.lost else "",
+        )
+        if result.lost
+        else "",
         hands_needed=table.current is None and table.game.hands is None,
         hands_entered=table.hands,
         bonus_explanations={p: explain_bonus(p, result.majorities) for p in players},
