@@ -145,7 +145,7 @@ def test_the_live_stream_opens_even_when_its_script_comes_late(live_server: str,
     sheet = start_game(phone, live_server, ["Anna", "Ben"])
     held: list[Route] = []
     script = re.compile(r"/vendor/hx-sse\.js(\?|$)")
-    phone.route(script, held.append)
+    phone.route(script, lambda route: held.append(route))  # noqa: PLW0108 (Playwright wraps a Python function, not a bound builtin)
     streams: list[str] = []
     phone.on("request", lambda request: streams.append(request.url) if "/live?" in request.url else None)
     with phone.expect_request(script, timeout=LIVE_MS):
