@@ -10,32 +10,13 @@ from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import MapAdapter
 
+import views
 from infra.cli import score_command
 from infra.config import Config, apply_engine_defaults, apply_instance_defaults
 from infra.extensions import babel, compress, csrf, init_limiter, migrate
 from infra.redaction import redact_records_of
 from models import configure_engine, db
-from views import (
-    addresses,
-    assets,
-    errors,
-    evening,
-    faq,
-    games,
-    health,
-    home,
-    join,
-    language,
-    live,
-    pwa,
-    records,
-    result_card,
-    seats,
-    security,
-    taps,
-    theme,
-)
-from views.sheets import SHEETS
+from views.pages import language
 
 
 class Tischblock(Flask):
@@ -91,27 +72,7 @@ def create_app(config: Mapping[str, Any] | type | None = None) -> Flask:
     compress.init_app(app)
     init_limiter(app)
 
-    app.register_blueprint(security.bp)
-    app.register_blueprint(assets.bp)
-    app.register_blueprint(errors.bp)
-    app.register_blueprint(home.bp)
-    app.register_blueprint(language.bp)
-    app.register_blueprint(theme.bp)
-    app.register_blueprint(addresses.bp)
-    app.register_blueprint(taps.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(records.bp)
-    for sheet in SHEETS.values():
-        app.register_blueprint(sheet.blueprint)
-    app.register_blueprint(faq.bp)
-    app.register_blueprint(live.bp)
-    app.register_blueprint(join.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(evening.bp)
-    app.register_blueprint(result_card.bp)
-    app.register_blueprint(health.bp)
-    app.register_blueprint(pwa.bp)
-    faq.init_app(app)
+    views.init_app(app)
     app.cli.add_command(score_command)
     return app
 

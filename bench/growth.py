@@ -120,7 +120,7 @@ def long_game(database_url: str, token: str, events: int) -> None:
 def new_game(database_url: str) -> str:
     """Start a game the way the app does and return its edit token."""
     from app import create_app
-    from views.starting import create_game
+    from views.table.starting import create_game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
     with app.app_context():

@@ -456,7 +456,7 @@ def session_for(port: int, token: str) -> tuple[str, str]:
 def create_games(database_url: str, count: int) -> list[str]:
     """Start ``count`` AURUXXX games of five players the way the app does; return their edit tokens."""
     from app import create_app
-    from views.starting import create_game
+    from views.table.starting import create_game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
     with app.app_context():

@@ -166,7 +166,8 @@ class Figures:
 def timing_parts(split: Split) -> Iterator[None]:
     """Count the CPU of the store and the render of every tap meanwhile, wrapping the functions the app calls."""
     from models import append_events
-    from views import live, taps
+    from views.table import stream as live
+    from views.table import taps
 
     ship = live.Shipping.__call__
 

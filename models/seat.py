@@ -29,7 +29,7 @@ class SeatClaim(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     card_table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"))
     device: Mapped[str] = mapped_column(String(DEVICE_MAX_LENGTH))
-    """The phone's id from its device cookie (``views.viewers.device``)."""
+    """The phone's id from its device cookie (``views.pages.viewers.device``)."""
     name: Mapped[str | None] = mapped_column(String(NAME_MAX_LENGTH))
     """The player holding the phone, as the games at this table name them; None: the phone is for everyone."""
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utc_now)

@@ -36,7 +36,7 @@ def live_server(live_app: Flask) -> Iterator[str]:
     server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("views.qr.lan_address", lambda: "127.0.0.1")
+        patch.setattr("views.pages.qr.lan_address", lambda: "127.0.0.1")
         thread.start()
         yield f"http://127.0.0.1:{server.server_port}"
         server.shutdown()

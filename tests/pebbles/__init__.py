@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from rules import games
 from tests.pebbles import rules, views
-from views import sheets
+from views.table import sheets
 
 
 @contextmanager

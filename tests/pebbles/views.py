@@ -1,7 +1,7 @@
 """The Pebbles score sheet: one button per player takes the round's pebble; a keypad counts the stones in hand.
 
 One module plays the part of a game's views package under ``views/``: its view model, its
-routes, its keypad and correction values and ``PEBBLES_SHEET``, its entry in ``views.sheets``;
+routes, its keypad and correction values and ``PEBBLES_SHEET``, its entry in ``views.table.sheets``;
 its templates are in ``templates/pebbles/``.
 """
 
@@ -18,14 +18,24 @@ from models import Game
 from rules import points
 from rules.json_value import JSON
 from tests.pebbles import rules
-from views import corrections
-from views.addresses import open_to_edit
-from views.corrections import Correction
-from views.forms import is_whole, posted_index, posted_player
-from views.keypads import Keypad, enter_hand
-from views.scoreboard import Row, Scoreboard
-from views.sheets import Choice, Option, SheetView, counted_from_one
-from views.taps import after_tap, record_tap
+from views.table import (
+    Choice,
+    Correction,
+    Keypad,
+    Option,
+    Row,
+    Scoreboard,
+    SheetView,
+    after_tap,
+    correct_finished,
+    counted_from_one,
+    enter_hand,
+    is_whole,
+    open_to_edit,
+    posted_index,
+    posted_player,
+    record_tap,
+)
 
 bp = Blueprint("pebbles", __name__, template_folder="templates")
 
@@ -156,7 +166,7 @@ STONES_KEYPAD: Keypad[rules.PebblesTable, Stones] = Keypad(
 
 @bp.route("/g/<token>/stones/<int:seat>", methods=["GET", "POST"])
 def stones(token: str, seat: int) -> Response:
-    """Count a player's stones in hand on the keypad (``views.keypads``)."""
+    """Count a player's stones in hand on the keypad (``views.table.keypads``)."""
     return enter_hand(*open_to_edit(token, kind=rules.KIND), seat, STONES_KEYPAD)
 
 
@@ -181,8 +191,8 @@ ROUND_CORRECTION: Correction[rules.PebblesTable, str] = Correction(
 
 @bp.route("/g/<token>/pebbles/<int:number>/correct", methods=["GET", "POST"])
 def correct(token: str, number: int) -> Response:
-    """Correct who won a finished round (``views.corrections``); every game's routes share one address space."""
-    return corrections.correct(*open_to_edit(token, kind=rules.KIND), number, ROUND_CORRECTION)
+    """Correct who won a finished round (``views.table.corrections``); every game's routes share one address space."""
+    return correct_finished(*open_to_edit(token, kind=rules.KIND), number, ROUND_CORRECTION)
 
 
 PEBBLES_SHEET: SheetView[rules.PebblesTable] = SheetView(

@@ -39,7 +39,7 @@ from models import Game, db, folded
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
 from tests.web.driver import PLAYERS, start
 from tests.web.states import FORMS, STATES, VALUES, Tokens, clone, counts, tokens
-from views.sheets import SHEETS
+from views.table.sheets import SHEETS
 
 WRITE_BLUEPRINTS = ("games", "records", "join", "seats", "evening", *(sheet.blueprint.name for sheet in SHEETS.values()))
 WRITE_ENDPOINTS = tuple(

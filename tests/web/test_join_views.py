@@ -103,7 +103,7 @@ def written_addresses(page: str) -> list[str]:
 @pytest.fixture(autouse=True)
 def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
     """Give the machine a fixed address on the local network."""
-    monkeypatch.setattr("views.qr.lan_address", lambda: LAN)
+    monkeypatch.setattr("views.pages.qr.lan_address", lambda: LAN)
 
 
 def read_token(app: Flask, token: str) -> str:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
 import models.shipped
-import views.live
+import views.table.stream
 from app import create_app
 from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
@@ -34,7 +34,7 @@ from tests.waiting import until
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import start, tap
 from tests.web.states import STATES, tokens
-from views.viewers import Viewer, shared_viewer
+from views.pages.viewers import Viewer, shared_viewer
 
 WAIT = 10.0
 """How long a test waits for a stream to be woken; it returns as soon as it is."""
@@ -140,13 +140,13 @@ def test_each_change_is_rendered_once_per_language(live_app: Flask, client: Flas
     """A tap renders the sheet in its phone's language (German) as it is stored; five phones in German and two in
     English catching up cost one more render, in English; the next change the same two."""
     renders: list[tuple[str, str]] = []
-    render = views.live.live_sheet
+    render = views.table.stream.live_sheet
 
     def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         renders.append((viewer.address, viewer.language))
         return render(game, viewer, state)
 
-    monkeypatch.setattr(views.live, "live_sheet", counted)
+    monkeypatch.setattr(views.table.stream, "live_sheet", counted)
     token = crossed_twice(client)
     assert renders == [(token, "de")] * 2
     phones = ["de"] * 5 + ["en"] * 2
@@ -396,7 +396,7 @@ def test_a_sheet_that_cannot_be_rendered_is_announced_so_the_phone_fetches_it(
     def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
-    monkeypatch.setattr(views.live, "live_sheet", broken)
+    monkeypatch.setattr(views.table.stream, "live_sheet", broken)
     pushed = events_of(client.get(f"/g/{token}/live?since=0", headers={"Accept-Language": "en"}))
     assert pushed[1] == {"id": "2", "event": "changed", "data": "2"}
     assert "could not be rendered" in caplog.text
@@ -424,13 +424,13 @@ def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient,
     """
     token = crossed_twice(client)
     renders: list[str] = []
-    render = views.live.live_sheet
+    render = views.table.stream.live_sheet
 
     def counted(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         renders.append(viewer.language)
         return render(game, viewer, state)
 
-    monkeypatch.setattr(views.live, "live_sheet", counted)
+    monkeypatch.setattr(views.table.stream, "live_sheet", counted)
     answer = client.post(f"/g/{token}/pass", data={"player": "Ben", "round": "0"}, headers={"HX-Request": "true"})
     assert answer.status_code == 200 and "HX-Request" in answer.headers["Vary"]
     sheet = answer.get_data(as_text=True)
@@ -454,7 +454,7 @@ def fresh_render(app: Flask, token: str) -> dict[str, str]:
     """Return the pushed event for the sheet at ``token`` as ``app`` renders it now, in German, from the database."""
     with app.app_context():
         game = db.session.scalars(select(Game).where(Game.token == token)).one()
-        version, _, data = views.live.live_sheet(game, shared_viewer(token, editable=True, language="de"), folded(game))
+        version, _, data = views.table.stream.live_sheet(game, shared_viewer(token, editable=True, language="de"), folded(game))
     return events_in(event(data, event_id=version))[0]
 
 
@@ -487,8 +487,8 @@ def watched_by(app: Flask, token: str) -> Iterator[Callable[[], None]]:
 def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Count every render of a live sheet from now on."""
     renders: list[str] = []
-    render = views.live.live_sheet
-    monkeypatch.setattr(views.live, "live_sheet", lambda *args: renders.append("render") or render(*args))
+    render = views.table.stream.live_sheet
+    monkeypatch.setattr(views.table.stream, "live_sheet", lambda *args: renders.append("render") or render(*args))
     return renders
 
 
@@ -544,7 +544,7 @@ def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(
     def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
         raise RuntimeError("template trouble")
 
-    monkeypatch.setattr(views.live, "live_sheet", broken)
+    monkeypatch.setattr(views.table.stream, "live_sheet", broken)
     tap(client, token, "pass", player="Ben", round="0")
     assert "could not be rendered with the tap" in caplog.text
     with live_app.app_context():
@@ -568,7 +568,7 @@ def stream_in_background(app: Flask, token: str, *, tv: str | None = None) -> tu
 
     def listen() -> None:
         with app.app_context():
-            for message in views.live.messages(app, game_id, address, "en", seen, seen, WAIT, tv=tv):
+            for message in views.table.stream.messages(app, game_id, address, "en", seen, seen, WAIT, tv=tv):
                 sent.append(message.text)
                 started.set()
 

@@ -16,8 +16,8 @@ from PIL import Image
 
 from faq.content import load_outlines
 from tests.web.driver import start
-from views.assets import LONG_LIFE_SECONDS, fingerprint
-from views.pwa import ICONS, phone_texts
+from views.site.assets import LONG_LIFE_SECONDS, fingerprint
+from views.site.pwa import ICONS, phone_texts
 
 DE = {"Accept-Language": "de"}
 EN = {"Accept-Language": "en"}

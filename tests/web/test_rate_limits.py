@@ -21,7 +21,7 @@ from infra.extensions import init_limiter, limiter
 from models import Game, db
 from tests.web.driver import PLAYERS, start
 from tests.web.states import counts, tokens
-from views import limits
+from views.pages import limits
 
 EN = {"Accept-Language": "en"}
 START = {"player": PLAYERS, "action": "start"}

@@ -21,8 +21,8 @@ from models import Game, db
 from tests.web.driver import start, tap
 from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
 from tests.web.states import tokens
-from views.result import card_svg
-from views.sheets import scoreboard
+from views.results.picture import card_svg
+from views.table.sheets import scoreboard
 
 EN = {"Accept-Language": "en"}
 
@@ -188,7 +188,7 @@ def test_a_picture_that_cannot_be_drawn_is_a_clear_503(
     def too_slow(*args: object, **kwargs: object) -> None:
         raise subprocess.TimeoutExpired("rsvg-convert", 10)
 
-    monkeypatch.setattr("views.result.subprocess.run", too_slow)
+    monkeypatch.setattr("views.results.picture.subprocess.run", too_slow)
     response = plain_client.get(f"/g/{token}/result.png", headers=EN)
     assert response.status_code == 503 and "cannot be drawn right now" in response.get_data(as_text=True)
 

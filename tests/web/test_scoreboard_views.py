@@ -14,7 +14,7 @@ from sqlalchemy import select
 from models import Game, db
 from tests.examples import AURUXXX_EXAMPLE, finished_auruxxx, twelve_days
 from tests.web.driver import start
-from views.scoreboard import Row, Scoreboard, share_text
+from views.table.scoreboard import Row, Scoreboard, share_text
 
 ENGLISH = {"Accept-Language": "en"}
 GERMAN = {"Accept-Language": "de"}

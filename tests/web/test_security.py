@@ -265,12 +265,12 @@ def test_a_json_body_gets_a_json_error(secure_app: Flask) -> None:
 
 def test_a_crash_is_a_friendly_500(secure_app: Flask, games: dict[str, Tokens], monkeypatch: pytest.MonkeyPatch) -> None:
     """An unexpected failure in a view answers 500 with the layout (or JSON) and no traceback."""
-    import views.games
+    import views.table.games
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(views.games, "describe_history", broken)
+    monkeypatch.setattr(views.table.games, "describe_history", broken)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
     client = secure_app.test_client()
     page = client.get(f"/g/{games['auruxxx-fresh'].edit}/history", headers={"Accept-Language": "de"})
@@ -463,7 +463,7 @@ def test_a_crash_logs_its_traceback_without_the_token(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError(f"no sheet for /g/{token} today")
 
-    monkeypatch.setattr("views.games.render", crash)
+    monkeypatch.setattr("views.table.games.render", crash)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
     with caplog.at_level(logging.ERROR, logger=secure_app.logger.name):
         assert secure_app.test_client().get(f"/g/{token}").status_code == 500

@@ -24,7 +24,7 @@ EN = {"Accept-Language": "en"}
 @pytest.fixture(autouse=True)
 def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
     """Give the machine a fixed address on the local network."""
-    monkeypatch.setattr("views.qr.lan_address", lambda: LAN)
+    monkeypatch.setattr("views.pages.qr.lan_address", lambda: LAN)
 
 
 def tokens(app: Flask, token: str) -> tuple[str, str]:

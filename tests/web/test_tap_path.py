@@ -16,8 +16,8 @@ from sqlalchemy import event, select
 
 from models import Game, db, folded
 from tests.web.driver import start
-from views import live
-from views.viewers import shared_viewer
+from views.pages.viewers import shared_viewer
+from views.table import stream as live
 
 HTMX = {"HX-Request": "true", "Accept-Language": "en"}
 

@@ -1,7 +1,7 @@
 """The AURUXXX score sheet: the paper pad's columns, and the taps that fill them.
 
 Its view model (``sheet``), its forms' values (``forms``) and its routes (``routes``); the
-package exports ``AURUXXX_SHEET``, its entry in ``views.sheets``, with the house rules the
+package exports ``AURUXXX_SHEET``, its entry in ``views.table.sheets``, with the house rules the
 new-game form asks for. The arithmetic, who deals and every refusal come from ``rules.auruxxx``.
 """
 
@@ -17,7 +17,7 @@ from rules.auruxxx.history import AuruxxxTable
 from rules.auruxxx.score import GOLDEN12_IN_HAND_CHOICES, MAX_PLAYERS, ROUNDS, TWO_IN_HAND_CHOICES, Halving, HouseRules, Rounding, dealer
 from rules.json_value import JSON
 from views.auruxxx import routes, sheet
-from views.sheets import Choice, Option, SheetView
+from views.table import Choice, Option, SheetView
 
 __all__ = ["AURUXXX_SHEET"]
 

@@ -1,6 +1,6 @@
 """The AURUXXX forms' own values: the hand keypad's cards and the round correction's fields.
 
-The flows are shared (``views.keypads``, ``views.corrections``); this module says what an
+The flows are shared (``views.table.keypads``, ``views.table.corrections``); this module says what an
 AURUXXX hand and an AURUXXX round look like in them.
 """
 
@@ -31,9 +31,7 @@ from rules.auruxxx.score import (
 from rules.json_value import JSON
 from rules.problems import readable
 from views.auruxxx.sheet import whole
-from views.corrections import Correction
-from views.forms import is_integer, is_whole, posted_index, whole_or_text
-from views.keypads import Keypad
+from views.table import Correction, Keypad, is_integer, is_whole, posted_index, whole_or_text
 
 KEYPAD_CARDS: tuple[tuple[str, str], ...] = (
     *((f"n{value}", str(value)) for value in NUMBER_VALUES),

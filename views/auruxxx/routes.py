@@ -18,14 +18,22 @@ from rules.auruxxx.history import AuruxxxTable, finisher_in, holder_in
 from rules.auruxxx.score import GOLDEN12_IN_DECK, MAX_PASSES
 from rules.games import Table
 from rules.json_value import JSON
-from views import corrections
-from views.addresses import open_to_edit
 from views.auruxxx.forms import HAND_KEYPAD, ROUND_CORRECTION, posted_round
-from views.forms import is_whole, posted_player
-from views.keypads import enter_hand
-from views.render import game_page, go_to
-from views.taps import Overtaken, after_tap, record_move, record_tap
-from views.viewers import Viewer
+from views.table import (
+    Overtaken,
+    Viewer,
+    after_tap,
+    correct_finished,
+    enter_hand,
+    game_page,
+    go_to,
+    is_whole,
+    open_to_edit,
+    posted_player,
+    record_move,
+    record_tap,
+    refused_fix,
+)
 
 bp = Blueprint("auruxxx", __name__)
 
@@ -47,7 +55,7 @@ def pass_cross(token: str) -> Response:
         game,
         viewer,
         tapped,
-        fix=corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None,
+        fix=refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, one_cross_more) if tapped.problems else None,
     )
 
 
@@ -73,11 +81,7 @@ def hand_on_happy_man(token: str) -> Response:
         moves=lambda table: holder_in(AURUXXX.typed(table), index),
         theirs=theirs,
     )
-    fix = (
-        corrections.refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player})
-        if tapped.problems
-        else None
-    )
+    fix = refused_fix(ROUND_CORRECTION, tapped.state, game.token, index, lambda table: {"happy_man": player}) if tapped.problems else None
     return after_tap(game, viewer, tapped, fix=fix)
 
 
@@ -143,11 +147,11 @@ def _finish_page(
 
 @bp.route("/g/<token>/hand/<int:seat>", methods=["GET", "POST"])
 def hand(token: str, seat: int) -> Response:
-    """Enter a player's hand card by card (or as a counted total), then record it (``views.keypads``)."""
+    """Enter a player's hand card by card (or as a counted total), then record it (``views.table.keypads``)."""
     return enter_hand(*open_to_edit(token, kind=AURUXXX.kind), seat, HAND_KEYPAD)
 
 
 @bp.route("/g/<token>/rounds/<int:number>/correct", methods=["GET", "POST"])
 def correct(token: str, number: int) -> Response:
-    """Correct a finished round as a whole; everything after it is recomputed (``views.corrections``)."""
-    return corrections.correct(*open_to_edit(token, kind=AURUXXX.kind), number, ROUND_CORRECTION)
+    """Correct a finished round as a whole; everything after it is recomputed (``views.table.corrections``)."""
+    return correct_finished(*open_to_edit(token, kind=AURUXXX.kind), number, ROUND_CORRECTION)

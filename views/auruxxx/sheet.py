@@ -31,9 +31,8 @@ from rules.auruxxx.score import (
     starter,
 )
 from rules.json_value import JSON
-from views.scoreboard import Row as BoardRow
-from views.scoreboard import Scoreboard, shown
-from views.sheets import counted_from_one
+from views.table import Row as BoardRow
+from views.table import Scoreboard, counted_from_one, shown
 
 
 def half(value: points.HalfPoints) -> str:

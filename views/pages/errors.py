@@ -7,16 +7,14 @@ an answer never tells whether a guessed token exists.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
 from models import db
-from views.render import page_or_fragment, wants_fragment
-
-bp = Blueprint("errors", __name__)
+from views.pages.render import page_or_fragment, wants_fragment
 
 TEMPLATE = "errors/error.html"
 
@@ -64,7 +62,6 @@ def wants_json() -> bool:
     return request.accept_mimetypes.best_match(("text/html", "application/json")) == "application/json"
 
 
-@bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> Response | HTTPException:
     """Answer an HTTP error with a small page (or fragment, or JSON) and the error's own status."""
     code = error.code
@@ -91,7 +88,6 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     return response
 
 
-@bp.app_errorhandler(InternalServerError)
 def server_error(error: InternalServerError) -> Response | HTTPException:
     """Answer an unexpected failure like any other error: a page that says so, nothing more."""
     return http_error(error)

@@ -1,8 +1,7 @@
-"""One decision, made in one place: answer with the whole page or only the piece htmx asked for; and what every sheet shows."""
+"""One decision, made in one place: answer with the whole page or only the piece htmx asked for."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from flask import make_response, redirect, render_template, request, url_for
@@ -10,10 +9,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
 from models import Game
-from views.chart import build_chart
-from views.qr import for_phones, qr_svg
-from views.scoreboard import Scoreboard, share_text
-from views.viewers import Viewer
+from views.pages.viewers import Viewer
 
 
 def wants_fragment() -> bool:
@@ -54,24 +50,3 @@ def go_to(url: str, fragment: bool) -> Response:
         response.headers["HX-Redirect"] = url
         return response
     return redirect(url, code=303)
-
-
-def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Sequence[str]) -> dict[str, Any]:
-    """Return what every sheet shows besides its own layout, as ``viewer`` sees it.
-
-    That is: the refusals of the last tap, the record's and the CSV's addresses (reached by the same token the page was opened with), the score chart,
-    once the game is over the result to share, and on a TV the code to join the table.
-    """
-    join_address = for_phones(url_for("join.table", token=viewer.tv, _external=True))[0] if viewer.tv else None
-    return {
-        "problems": list(problems),
-        "record_url": url_for("records.export", token=viewer.address),
-        "csv_url": url_for("records.csv_export", token=viewer.address),
-        "chart": build_chart(board, title=board.caption),
-        "caption": board.caption,
-        "share": share_text(board) if board.winners else "",
-        "share_url": url_for("games.sheet", token=game.read_token),
-        "refresh_url": url_for("games.sheet", token=viewer.address, tv=viewer.tv),
-        "join_address": join_address,
-        "join_qr": qr_svg(join_address) if join_address else None,
-    }

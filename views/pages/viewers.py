@@ -15,7 +15,7 @@ from flask import request
 from flask_wtf.csrf import generate_csrf
 
 DEVICE_COOKIE = "device"
-"""The cookie that names a phone, so the history can say which phone tapped (``views.taps`` gives it out)."""
+"""The cookie that names a phone, so the history can say which phone tapped (``views.table.taps`` gives it out)."""
 MAX_DEVICE_LENGTH = 64
 
 

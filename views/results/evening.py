@@ -1,9 +1,9 @@
-"""The evening at a table: its games, the standings across them, the TV between two games, and its exports.
+"""The evening at a table: its games, the standings across them, and its exports.
 
 An evening is every game at one table address, one after another (rematches, and other
 games started at the table), until the table is idle for ``EVENING_IDLE_HOURS`` (six by
 default): the next game after a longer pause begins a new evening (``rules.evening``).
-The evening's page is reached from every sheet, the table card and the TV; it is opened
+The evening's page is reached from every sheet, the table card and the TV (``views.results.tv``); it is opened
 through a game's address and links on with the same rights. A game at the table is
 followed by another through the new-game form here, as a rematch is.
 """
@@ -22,16 +22,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from models import CardTable, Game, folded, games_at
 from rules import evening_record, record
 from rules.evening import Played, Standing, evening_of, placings, players_of, standings
-from views.addresses import leads_on, open_to_lead, open_to_read, running_at
-from views.chart import build_chart
-from views.limits import creating
-from views.qr import for_phones, qr_svg
-from views.render import game_page, go_to, page_or_fragment
-from views.result import ResultLinks, played_of, result_links_for
-from views.scoreboard import csv_number, csv_text, decimal_separator, headline, shown
-from views.sheets import SHEETS, scoreboard, sheet_of
-from views.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
-from views.viewers import Viewer
+from views.pages.limits import creating
+from views.pages.render import game_page, go_to
+from views.table.addresses import leads_on, open_to_lead, open_to_read, running_at
+from views.table.result_links import ResultLinks, played_of, result_links_for
+from views.table.scoreboard import csv_number, csv_text, decimal_separator, shown
+from views.table.sheets import SHEETS, scoreboard, sheet_of
+from views.table.starting import NewGameForm, answer_new_game_form, new_game_page, start_after
 
 bp = Blueprint("evening", __name__)
 
@@ -102,7 +99,7 @@ def idle() -> timedelta:
     return timedelta(hours=float(current_app.config["EVENING_IDLE_HOURS"]))
 
 
-def _lines(played: Played) -> tuple[Line, ...]:
+def result_lines(played: Played) -> tuple[Line, ...]:
     """Return a game's players with their totals: best first once it is over."""
     places = placings(played) if played.finished else {}
     lines = [
@@ -129,7 +126,7 @@ def evening_around(game: Game, *, editable: bool) -> Evening:
                 title=candidate.title,
                 started=to_user_timezone(candidate.created_at),
                 played=played,
-                lines=_lines(played),
+                lines=result_lines(played),
                 url=url_for("games.sheet", token=candidate.token if own_rights else candidate.read_token),
                 results=result_links_for(candidate, board),
             )
@@ -202,34 +199,6 @@ def export(token: str) -> BaseResponse:
     response = Response(record.dumps(body), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="tischblock-evening-{evening.games[0].started:%Y-%m-%d}.json"'
     return response
-
-
-# --- Between two games, on the TV --------------------------------------------------------------
-
-
-def tv_between_games(game: Game, viewer: Viewer) -> BaseResponse:
-    """Show the table's TV between two games: the last result large, the evening's standings, and the code to join.
-
-    ``viewer`` is the TV: the game's read-only address, with the table address it follows (``Viewer.tv``).
-    """
-    table_token = viewer.tv or ""
-    join_address = for_phones(url_for("join.table", token=table_token, _external=True))[0]
-    state = folded(game)
-    board = scoreboard(game, state)
-    return page_or_fragment(
-        "evening/tv.html",
-        "evening",
-        viewer.fragment,
-        game=game,
-        evening=evening_around(game, editable=viewer.editable),
-        board=board,
-        last=_lines(played_of(board)),
-        headline=headline(board),
-        chart=build_chart(board, title=board.caption),
-        version=state.version,
-        table_token=table_token,
-        join_qr=qr_svg(join_address),
-    )
 
 
 # --- Another game at this table ----------------------------------------------------------------

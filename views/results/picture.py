@@ -1,34 +1,29 @@
-"""A finished game's result, sent on: to BG Stats by one tap, and as a picture for the family's group chat.
+"""A finished game's result as a picture for the family's group chat, at the game's own address.
 
 The picture is the sheet's final table and its chart, drawn as one SVG (the chart is the
-sheet's own, ``views.chart``) and turned into a PNG on the server by librsvg's
+sheet's own, ``views.table.chart``) and turned into a PNG on the server by librsvg's
 ``rsvg-convert``, within a time and a size limit. A phone shares the PNG through its share
 sheet where it can share files, and downloads it otherwise (static/js/picture.js).
-
-BG Stats' ids for the game and its players are keyed hashes of the game's row and the
-players' names: stable, so BG Stats remembers how they were matched, and telling nothing
-about any address of the game.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import subprocess
 from dataclasses import dataclass
 
-from flask import current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template
 from flask_babel import format_date, gettext, to_user_timezone
 from werkzeug.exceptions import ServiceUnavailable
 
-from models import Game, last_change
-from rules import bgstats
-from rules.evening import Played, placings
-from rules.games import find_game
-from rules.json_value import JSON
-from rules.record import same_name_key
-from views.chart import SHAPES, build_chart, marker_path
-from views.scoreboard import Scoreboard, headline, shown
+from models import Game
+from rules.evening import placings
+from views.table.addresses import open_to_read
+from views.table.chart import SHAPES, build_chart, marker_path
+from views.table.result_links import played_of
+from views.table.scoreboard import Scoreboard, headline, shown
+from views.table.sheets import scoreboard
+
+bp = Blueprint("result", __name__)
 
 CARD_WIDTH = 540
 """The card's width in SVG units; the PNG has twice as many pixels, sharp on a phone."""
@@ -37,58 +32,6 @@ RENDER_SECONDS = 10
 """The longest ``rsvg-convert`` may take for one card (it takes well under a second)."""
 MAX_PNG_BYTES = 4 * 1024 * 1024
 """A card is some 100 KB; anything far larger is a fault, not a picture."""
-ID_LENGTH = 24
-"""Hex digits of a BG Stats id: 96 bits of a keyed hash."""
-
-
-def played_of(board: Scoreboard) -> Played:
-    """Return a game's scoreboard as the standings and BG Stats read it."""
-    return Played(players=board.players, totals=board.totals, winners=board.winners, fewest_win=board.fewest_win)
-
-
-def _keyed(purpose: str, value: str) -> str:
-    """Return a stable id for ``value`` that only this server can make: an HMAC with the app's secret key."""
-    key = str(current_app.secret_key).encode()
-    return hmac.new(key, f"bgstats:{purpose}:{value}".encode(), hashlib.sha256).hexdigest()[:ID_LENGTH]
-
-
-def bgstats_play(game: Game, board: Scoreboard) -> dict[str, JSON]:
-    """Return a finished game as BG Stats' play JSON: name, who won, when, how long, and stable ids."""
-    rules = find_game(game.kind)
-    started = game.created_at
-    minutes = round((last_change(game) - started).total_seconds() / 60)
-    return bgstats.play(
-        name=game.title,
-        played=played_of(board),
-        started=to_user_timezone(started).replace(tzinfo=None),
-        minutes=minutes,
-        start_player=rules.first_player(game.first_dealer, len(board.players)),
-        game_id=_keyed("game", str(game.id)),
-        player_ids={player: _keyed("player", same_name_key(player)) for player in board.players},
-    )
-
-
-@dataclass(frozen=True)
-class ResultLinks:
-    """Where a finished game's result goes from a phone: into BG Stats, and as a picture."""
-
-    bgstats: str
-    picture: str
-    picture_name: str
-
-
-def result_links_for(game: Game, board: Scoreboard) -> ResultLinks | None:
-    """Return the ways to send on a finished game's result, or None while it is running."""
-    if not board.winners:
-        return None
-    return ResultLinks(
-        bgstats=bgstats.link(bgstats_play(game, board)),
-        picture=url_for("result.picture", token=game.read_token),
-        picture_name=f"tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.png",
-    )
-
-
-# --- The picture -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -154,3 +97,14 @@ def rasterise(svg: str) -> bytes:
         current_app.logger.error("result card: rsvg-convert gave %d bytes that are no card", len(drawn.stdout))
         raise refusal
     return drawn.stdout
+
+
+@bp.get("/g/<token>/result.png")
+def picture(token: str) -> Response:
+    """Return the result card as a PNG (a running game's says that it runs)."""
+    game, _ = open_to_read(token)
+    response = Response(rasterise(card_svg(game, scoreboard(game))), mimetype="image/png")
+    response.headers["Content-Disposition"] = f'inline; filename="tischblock-{game.kind}-{game.created_at:%Y-%m-%d}.png"'
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response

@@ -1,7 +1,7 @@
 """A game's record in and out: its scored record as JSON, its pad as CSV, and a game or an evening started from a record.
 
 The record is the public format of ``rules.record`` (an evening's, ``rules.evening_record``);
-the rules read it, and an imported game is started like any other (``views.starting``).
+the rules read it, and an imported game is started like any other (``views.table.starting``).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from models import CardTable, Game, db, folded
 from rules import evening_record, record
 from rules.history import import_changes
 from rules.problems import N_, Illegal, Problem
-from views.addresses import open_to_read
-from views.limits import importing
-from views.scoreboard import csv_export as csv_export_text
-from views.sheets import scoreboard
-from views.starting import add_game, create_game
-from views.taps import say
+from views.pages.limits import importing
+from views.table.addresses import open_to_read
+from views.table.scoreboard import csv_export as csv_export_text
+from views.table.sheets import scoreboard
+from views.table.starting import add_game, create_game
+from views.table.taps import say
 
 bp = Blueprint("records", __name__)
 

@@ -17,9 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
-
-bp = Blueprint("assets", __name__)
+from flask import Response, current_app, request
 
 FINGERPRINT_ARG = "v"
 FINGERPRINT_LENGTH = 12
@@ -65,7 +63,6 @@ def static_files() -> Iterator[str]:
             yield (Path(directory) / name).relative_to(folder).as_posix()
 
 
-@bp.app_url_defaults
 def add_fingerprint(endpoint: str, values: dict[str, Any]) -> None:
     """Put the file's fingerprint into every address of a static file."""
     if endpoint == "static" and FINGERPRINT_ARG not in values and isinstance(values.get("filename"), str):
@@ -74,7 +71,6 @@ def add_fingerprint(endpoint: str, values: dict[str, Any]) -> None:
             values[FINGERPRINT_ARG] = found
 
 
-@bp.after_app_request
 def cache_static_files(response: Response) -> Response:
     """Let browsers keep a fingerprinted file for a year; anything else is checked again before use."""
     if request.endpoint != "static" or response.status_code != 200:

@@ -13,8 +13,8 @@ from faq.content import CONTENT, LANGUAGES, Entry, Outline
 from faq.search import Index
 from faq.shared import fingerprint, offline_json, shared
 from rules.games import find_game
-from views.addresses import game_behind
-from views.render import page_or_fragment, wants_fragment
+from views.pages.render import page_or_fragment, wants_fragment
+from views.table.addresses import game_behind
 
 bp = Blueprint("faq", __name__)
 

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from live.hub import hub_of
 from models import db
-from views.errors import http_error
+from views.pages.errors import http_error
 
 bp = Blueprint("health", __name__)
 

@@ -2,7 +2,7 @@
 
 from flask import Blueprint, render_template
 
-from views.sheets import SHEETS
+from views.table.sheets import SHEETS
 
 bp = Blueprint("home", __name__)
 

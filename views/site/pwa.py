@@ -16,9 +16,9 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import get_translations, gettext, ngettext
 
-from views import faq
-from views.assets import static_files
-from views.language import current_language
+from views.pages.language import current_language
+from views.site import faq
+from views.site.assets import static_files
 
 bp = Blueprint("pwa", __name__)
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
 
 from infra.redaction import GAME_ADDRESS
-
-bp = Blueprint("security", __name__)
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -50,7 +48,6 @@ def carries_token(response: Response) -> bool:
     return any(GAME_ADDRESS.search(response.headers.get(name, "")) for name in ("Location", "HX-Redirect"))
 
 
-@bp.after_app_request
 def secure_headers(response: Response) -> Response:
     """Add the security headers to every response.
 

@@ -3,7 +3,7 @@
 from flask import Blueprint, abort, has_request_context, redirect, request
 from werkzeug.wrappers import Response
 
-from views.language import safe_next
+from views.pages.language import safe_next
 
 bp = Blueprint("theme", __name__)
 

@@ -5,25 +5,23 @@ only shows the live sheet; the table address (``CardTable.token``) opens whateve
 the table. All are secrets, compared in constant time. A game over and followed takes no more
 changes on any address (``GameOver``), and an edit address retired by new addresses at its table
 shows its own game only, handing out none of the table's newer addresses (``leads_on``). A request opens its game once, here,
-and carries who is looking (``views.viewers.Viewer``) to everything that renders.
+and carries who is looking (``views.pages.viewers.Viewer``) to everything that renders.
 """
 
 from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, abort, request, url_for
+from flask import abort, request, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import HTTPException
 
 from models import CardTable, Game, db
-from views.language import current_language
-from views.render import wants_fragment
-from views.viewers import Viewer, device
-
-bp = Blueprint("addresses", __name__)
+from views.pages.language import current_language
+from views.pages.render import wants_fragment
+from views.pages.viewers import Viewer, device
 
 MAX_TOKEN_LENGTH = 64
 
@@ -61,7 +59,7 @@ def _find(token: str) -> tuple[Game, bool] | None:
 class GameOver(HTTPException):
     """A change was asked of a game that is over and followed at its table: it is read-only on every address (409).
 
-    ``views.games`` answers it with the game's sheet as it stands, which links to the running game.
+    ``views.table.games`` answers it with the game's sheet as it stands, which links to the running game.
     """
 
     code = 409
@@ -180,13 +178,11 @@ def game_behind(token: str) -> Game | None:
     return found[0] if found else None
 
 
-@bp.app_template_global()
 def rules_url(kind: str, control: str = "", back: str | None = None) -> str:
     """Return a game's rule questions (about one control of the sheet, if named), with the way back to the sheet at ``back``."""
     return url_for("faq.game_page", game=kind, control=control or None, back=back)
 
 
-@bp.app_context_processor
 def rules_context() -> dict[str, object]:
     """Give every page the header's rules link: the FAQ's start; a game's pages give their own game's instead."""
     return {"rules_home": url_for("faq.start")}

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from rules.points import HalfPoints
-from views.scoreboard import Scoreboard, shown
+from views.table.scoreboard import Scoreboard, shown
 
 WIDTH = 320
 HEIGHT = 190

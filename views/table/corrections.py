@@ -2,7 +2,7 @@
 
 The form is filled in with what is stored (and any change a link asks for: the refusal of a
 tap made for a round already over links here with that tap) and says which change it was filled in from
-(``seen``, read as every form that moves something reads it: ``views.taps.posted_seen``);
+(``seen``, read as every form that moves something reads it: ``views.table.taps.posted_seen``);
 saving it records one correction event. If that round or day changed since (the
 rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
@@ -23,10 +23,10 @@ from models import Folded, Game, StaleError, folded
 from rules.games import GameRules, TableEvent
 from rules.history import changed_since, finished_part
 from rules.json_value import JSON
-from views.render import game_page, go_to
-from views.sheets import Fix
-from views.taps import posted_seen, record_tap
-from views.viewers import Viewer
+from views.pages.render import game_page, go_to
+from views.pages.viewers import Viewer
+from views.table.sheets import Fix
+from views.table.taps import posted_seen, record_tap
 
 T = TypeVar("T")
 """A game's folded table."""
@@ -88,7 +88,7 @@ def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callabl
     return unchanged
 
 
-def correct(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> Response:
+def correct_finished(game: Game, viewer: Viewer, number: int, how: Correction[T, V]) -> Response:
     """Show the correction form of round or day ``number`` (from 1), or save it; everything after it is worked out again."""
     now = folded(game)
     index = number - 1

@@ -1,8 +1,8 @@
 """What every game has: its new-game page, its sheet's address, undo, a rematch and its history.
 
 Nothing here knows a game by name: the rules registry (``rules.games``) and the sheet views
-(``views.sheets``) answer for the game at hand. Starting a game is ``views.starting``; its
-record in and out, ``views.records``.
+(``views.table.sheets``) answer for the game at hand. Starting a game is ``views.table.starting``; its
+record in and out, ``views.results.records``.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from models import StaleError
 from rules.games import TableEvent
 from rules.history import UNDO, superseded
-from views.addresses import GameOver, open_to_edit, open_to_lead, open_to_read, running_at
-from views.forms import is_whole
-from views.limits import creating
-from views.render import game_context, go_to, wants_fragment
-from views.sheets import SHEETS, between_games, describe_history, render, sheet_of
-from views.starting import NewGameForm, answer_new_game_form, create_game, new_game_page, start_after
-from views.taps import after_tap, record_tap
+from views.pages.forms import is_whole
+from views.pages.limits import creating
+from views.pages.render import game_context, go_to, wants_fragment
+from views.table.addresses import GameOver, open_to_edit, open_to_lead, open_to_read, running_at
+from views.table.sheets import SHEETS, between_games, describe_history, render, sheet_of
+from views.table.starting import NewGameForm, answer_new_game_form, create_game, new_game_page, start_after
+from views.table.taps import after_tap, record_tap
 
 bp = Blueprint("games", __name__)
 
@@ -48,7 +48,7 @@ def sheet(token: str) -> BaseResponse:
     """
     game, viewer = open_to_read(token)
     if viewer.tv is not None and (game.rematch is not None or between_games(game)):
-        return go_to(url_for("join.tv", token=viewer.tv), viewer.fragment)
+        return go_to(url_for("tv.show", token=viewer.tv), viewer.fragment)
     return render(game, viewer)
 
 

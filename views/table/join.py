@@ -1,4 +1,4 @@
-"""Joining a table: its QR code, a table card to print, a TV that follows the table (and shows the evening between games), and new addresses on demand.
+"""Joining a table: its QR code, a table card to print, and new addresses on demand (the TV that follows the table is ``views.results.tv``).
 
 A table's address leads to whatever game is running there: scanned mid-game it opens the
 current game with edit rights, and after a rematch it opens the rematch.
@@ -15,13 +15,11 @@ from werkzeug.wrappers import Response
 from models import append_event, db, games_at
 from models.game import NAME_MAX_LENGTH, new_token
 from rules.history import NEW_ADDRESSES
-from views.addresses import current_game_at, open_to_lead, open_tv, running_at
-from views.evening import tv_between_games
-from views.limits import joining
-from views.qr import for_phones, qr_svg
-from views.render import game_page, go_to, wants_fragment
-from views.seats import this_phone
-from views.sheets import between_games
+from views.pages.limits import joining
+from views.pages.qr import for_phones, qr_svg
+from views.pages.render import game_page, go_to, wants_fragment
+from views.table.addresses import current_game_at, open_to_lead, running_at
+from views.table.seats import this_phone
 
 bp = Blueprint("join", __name__)
 
@@ -36,19 +34,6 @@ def table(token: str) -> Response:
     return go_to(url_for("games.sheet", token=game.token), wants_fragment())
 
 
-@bp.get("/t/<token>/tv")
-@joining
-def tv(token: str) -> Response:
-    """Show the table's current game read-only for a big screen, with the code to join, following every rematch.
-
-    Between two games (one is over, the next not started) it shows the evening's standings.
-    """
-    game, viewer = open_tv(token)
-    if between_games(game):
-        return tv_between_games(game, viewer)
-    return go_to(url_for("games.sheet", token=viewer.address, tv=viewer.tv), viewer.fragment)
-
-
 @bp.get("/g/<token>/join")
 @joining
 def show(token: str) -> Response:
@@ -56,7 +41,7 @@ def show(token: str) -> Response:
     game, viewer = open_to_lead(token)
     address, network_host = for_phones(url_for("join.table", token=game.card_table.token, _external=True))
     watch, _ = for_phones(url_for("games.sheet", token=game.read_token, _external=True))
-    tv_address, _ = for_phones(url_for("join.tv", token=game.card_table.token, _external=True))
+    tv_address, _ = for_phones(url_for("tv.show", token=game.card_table.token, _external=True))
     return game_page(
         "join/show.html",
         "join",

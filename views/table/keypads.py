@@ -1,8 +1,8 @@
 """Entering a player's hand on a keypad, the same way for every game: each game gives its values, this is the flow.
 
 A keypad opens with the hand as stored, or with what this phone tapped and did not save yet
-(a draft, ``views.drafts``), and remembers the change it was opened at (``seen``, which every
-post of its form must carry: ``views.taps.posted_seen``). Every key
+(a draft, ``views.table.drafts``), and remembers the change it was opened at (``seen``, which every
+post of its form must carry: ``views.table.taps.posted_seen``). Every key
 pressed comes back here and is kept as a draft; "discard" forgets it. Saving stores the hand
 with a version check: if another phone saved this hand after the keypad opened, the answer is
 409 and the player chooses between keeping theirs and replacing it, never a silent overwrite.
@@ -21,10 +21,10 @@ from werkzeug.wrappers import Response
 from models import Game, StaleError, folded
 from rules.games import GameRules, Table
 from rules.json_value import JSON
-from views.drafts import draft_key, draft_of, drop_draft, keep_draft
-from views.render import game_page, go_to
-from views.taps import posted_seen, record_tap, unmoved_since
-from views.viewers import Viewer
+from views.pages.render import game_page, go_to
+from views.pages.viewers import Viewer
+from views.table.drafts import draft_key, draft_of, drop_draft, keep_draft
+from views.table.taps import posted_seen, record_tap, unmoved_since
 
 T = TypeVar("T")
 """A game's folded table."""

@@ -18,7 +18,7 @@ from flask_babel import format_decimal, get_locale, gettext, ngettext
 
 from rules import points
 from rules.points import HalfPoints
-from views.language import current_language
+from views.pages.language import current_language
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """My seat: a phone says who holds it ("Ich bin Anna"), once per table, so every rematch knows it.
 
-The answer is kept on the server per table and phone (the device cookie, ``views.viewers``):
+The answer is kept on the server per table and phone (the device cookie, ``views.pages.viewers``):
 one tap on a name, changeable at any time, or skipped, and then the phone is for everyone,
 as a single phone passed round the table always was. Two phones may say the same name (a
 couple sharing a hand); the page says so. A seat is no permission: only an edit address
@@ -21,9 +21,9 @@ from werkzeug.wrappers import Response
 
 from models import Game, claim_seat, claims_at, current_claims
 from rules.record import same_name_key
-from views.addresses import open_to_lead
-from views.render import game_page, go_to
-from views.viewers import Viewer
+from views.pages.render import game_page, go_to
+from views.pages.viewers import Viewer
+from views.table.addresses import open_to_lead
 
 bp = Blueprint("seats", __name__)
 

@@ -23,12 +23,14 @@ from models import Folded, Game, claims_at, db, folded, holder_at, stored_events
 from rules.games import GameRules, TableEvent
 from rules.history import IMPORT, NEW_ADDRESSES, REMATCH, UNDO, last_change
 from rules.json_value import JSON
-from views.addresses import leads_on, running_at
-from views.render import game_context, page_or_fragment, rendered, sheet_context
-from views.result import result_links_for
-from views.scoreboard import Scoreboard, shown
-from views.seats import this_phone
-from views.viewers import Viewer
+from views.pages.qr import for_phones, qr_svg
+from views.pages.render import game_context, page_or_fragment, rendered
+from views.pages.viewers import Viewer
+from views.table.addresses import leads_on, running_at
+from views.table.chart import build_chart
+from views.table.result_links import result_links_for
+from views.table.scoreboard import Scoreboard, share_text, shown
+from views.table.seats import this_phone
 
 T = TypeVar("T")
 
@@ -136,7 +138,7 @@ def _sheet(
 
     ``refused_at`` names the control a refused tap came from, so the sheet can keep it open;
     ``fix`` is the way to make it count after all, shown with the refusal;
-    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``views.taps.Overtaken``).
+    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``views.table.taps.Overtaken``).
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
@@ -161,11 +163,32 @@ def _sheet(
     return f"{views.folder}/sheet.html", context
 
 
+def sheet_context(game: Game, viewer: Viewer, board: Scoreboard, problems: Sequence[str]) -> dict[str, Any]:
+    """Return what every sheet shows besides its own layout, as ``viewer`` sees it.
+
+    That is: the refusals of the last tap, the record's and the CSV's addresses (reached by the same token the page was opened with), the score chart,
+    once the game is over the result to share, and on a TV the code to join the table.
+    """
+    join_address = for_phones(url_for("join.table", token=viewer.tv, _external=True))[0] if viewer.tv else None
+    return {
+        "problems": list(problems),
+        "record_url": url_for("records.export", token=viewer.address),
+        "csv_url": url_for("records.csv_export", token=viewer.address),
+        "chart": build_chart(board, title=board.caption),
+        "caption": board.caption,
+        "share": share_text(board) if board.winners else "",
+        "share_url": url_for("games.sheet", token=game.read_token),
+        "refresh_url": url_for("games.sheet", token=viewer.address, tv=viewer.tv),
+        "join_address": join_address,
+        "join_qr": qr_svg(join_address) if join_address else None,
+    }
+
+
 def way_on(game: Game, viewer: Viewer) -> dict[str, Any]:
     """Return the way from a game over and followed to the game running at its table, as this address may see it.
 
     ``rematch_url`` is the running game's edit address from an edit address that still leads on
-    (``views.addresses.leads_on``), its read-only address from anywhere else; ``replaced`` says that
+    (``views.table.addresses.leads_on``), its read-only address from anywhere else; ``replaced`` says that
     this is an edit address retired by new addresses, so the sheet says to ask the table for the new code;
     ``next_title`` names the running game where it is another game than this one ("12 Days" after AURUXXX).
     """
@@ -269,7 +292,7 @@ class HistoryEntry:
     undo: bool
     """Whether it is itself an undo."""
     phone: str | None = None
-    """Who held the phone that tapped it, if that phone said so (``views.seats``)."""
+    """Who held the phone that tapped it, if that phone said so (``views.table.seats``)."""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Starting a game: the new-game form as the players fill it in, and storing a new game with its first changes at its table.
 
-The new-game page (``views.games``), another game at a table (``views.evening``) and an
-imported record (``views.records``) all start their games here. Nothing here knows a game by
-name: the game's sheet views (``views.sheets``) give its seats, options and what it keeps.
+The new-game page (``views.table.games``), another game at a table (``views.results.evening``) and an
+imported record (``views.results.records``) all start their games here. Nothing here knows a game by
+name: the game's sheet views (``views.table.sheets``) give its seats, options and what it keeps.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from rules import record
 from rules.games import Change
 from rules.json_value import JSON
 from rules.problems import Illegal
-from views.forms import is_whole
-from views.render import go_to
-from views.sheets import SheetView, sheet_of
-from views.taps import say
+from views.pages.forms import is_whole
+from views.pages.render import go_to
+from views.table.sheets import SheetView, sheet_of
+from views.table.taps import say
 
 RECENT_NAMES = 12
 """How many player names this device remembers from its recent games."""
@@ -40,7 +40,7 @@ class NewGameForm:
     settings: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     action: str = ""
-    """Where the form is sent: the new-game page, or another game at a table (``views.evening``)."""
+    """Where the form is sent: the new-game page, or another game at a table (``views.results.evening``)."""
 
     @property
     def views(self) -> SheetView[Any]:

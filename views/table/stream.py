@@ -33,11 +33,11 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
 from models import Event, Folded, Game, Shipped, db, folded
-from views.addresses import current_game_at, open_to_read, opened_by
-from views.forms import is_whole
-from views.language import current_language
-from views.sheets import live_part
-from views.viewers import Viewer, shared_viewer
+from views.pages.forms import is_whole
+from views.pages.language import current_language
+from views.pages.viewers import Viewer, shared_viewer
+from views.table.addresses import current_game_at, open_to_read, opened_by
+from views.table.sheets import live_part
 
 bp = Blueprint("live", __name__)
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Response, abort, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -18,12 +18,10 @@ from rules.games import Table, TableEvent
 from rules.history import part_changed_since
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
-from views.forms import is_whole
-from views.live import Shipping, shared_sheet
-from views.sheets import Fix, render
-from views.viewers import DEVICE_COOKIE, Viewer
-
-bp = Blueprint("taps", __name__)
+from views.pages.forms import is_whole
+from views.pages.viewers import DEVICE_COOKIE, Viewer
+from views.table.sheets import Fix, render
+from views.table.stream import Shipping, shared_sheet
 
 DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
 MAX_KEY_LENGTH = 64
@@ -205,7 +203,6 @@ def after_tap(game: Game, viewer: Viewer, tapped: Tapped, *, refused_at: str = "
     return redirect(url_for("games.sheet", token=game.token), code=303)
 
 
-@bp.after_app_request
 def give_device_an_id(response: Response) -> Response:
     """Give a phone its id on its first visit."""
     if request.cookies.get(DEVICE_COOKIE) is None and response.mimetype == "text/html":

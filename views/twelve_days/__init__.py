@@ -1,7 +1,7 @@
 """The 12 Days score sheet: revealed cards day by day, the pot, the final hands and the totals.
 
 Its view model (``sheet``), its forms' values (``forms``) and its routes (``routes``); the
-package exports ``TWELVE_DAYS_SHEET``, its entry in ``views.sheets``, with the variant the
+package exports ``TWELVE_DAYS_SHEET``, its entry in ``views.table.sheets``, with the variant the
 new-game form asks for. Who wins a day and where the pot goes come from ``rules.twelve_days``.
 """
 
@@ -16,7 +16,7 @@ from rules.json_value import JSON
 from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.score import EIGHT_NIGHTS, EIGHT_PLAYERS, STANDARD, VARIANTS
-from views.sheets import Choice, Option, SheetView
+from views.table import Choice, Option, SheetView
 from views.twelve_days import routes, sheet
 
 __all__ = ["TWELVE_DAYS_SHEET"]

@@ -1,6 +1,6 @@
 """The 12 Days forms' own values: the final-hand keypad's counts and the day correction's fields.
 
-The flows are shared (``views.keypads``, ``views.corrections``); this module says what a 12 Days
+The flows are shared (``views.table.keypads``, ``views.table.corrections``); this module says what a 12 Days
 final hand and a 12 Days day look like in them.
 """
 
@@ -19,9 +19,7 @@ from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable, final_hand
 from rules.twelve_days.record import serialise_day
 from rules.twelve_days.score import card_value
-from views.corrections import Correction
-from views.forms import is_whole
-from views.keypads import Keypad
+from views.table import Correction, Keypad, is_whole
 from views.twelve_days.sheet import CardOption, calendar_of, card_label, card_token, parse_card
 
 # --- The final-hand keypad ---------------------------------------------------------------------

@@ -18,11 +18,18 @@ from rules.games import Table
 from rules.json_value import JSON
 from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import card_of, clearing, revealed_on
-from views import corrections
-from views.addresses import open_to_edit
-from views.forms import posted_index, posted_player
-from views.keypads import enter_hand
-from views.taps import Tapped, after_tap, record_move, record_tap
+from views.table import (
+    Tapped,
+    after_tap,
+    correct_finished,
+    enter_hand,
+    open_to_edit,
+    posted_index,
+    posted_player,
+    record_move,
+    record_tap,
+    refused_fix,
+)
 from views.twelve_days.forms import DAY_CORRECTION, FINAL_HAND_KEYPAD
 from views.twelve_days.sheet import card_label, parse_card
 
@@ -62,7 +69,7 @@ def reveal_card(token: str) -> Response:
         game, viewer, [("card", revealed)], moves=lambda table: card_of(TWELVE_DAYS.typed(table), index, player), theirs=theirs
     )
     asked = {f"card-{game.player_names.index(player)}": str(card)}
-    fix = corrections.refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: asked) if moved.problems else None
+    fix = refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: asked) if moved.problems else None
     return after_tap(game, viewer, moved, fix=fix)
 
 
@@ -81,11 +88,7 @@ def give_day(token: str) -> Response:
     moved = record_move(
         game, viewer, [("gift", given)], moves=lambda table: revealed_on(TWELVE_DAYS.typed(table), index), theirs=_cards_changed
     )
-    fix = (
-        corrections.refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: {"gift_to": player})
-        if moved.problems
-        else None
-    )
+    fix = refused_fix(DAY_CORRECTION, moved.state, game.token, index, lambda table: {"gift_to": player}) if moved.problems else None
     return after_tap(game, viewer, moved, fix=fix)
 
 
@@ -124,11 +127,11 @@ def take_day(token: str) -> Response:
 
 @bp.route("/g/<token>/final-hand/<int:seat>", methods=["GET", "POST"])
 def final_hand(token: str, seat: int) -> Response:
-    """Enter a player's final hand as counts per value, then record it (``views.keypads``)."""
+    """Enter a player's final hand as counts per value, then record it (``views.table.keypads``)."""
     return enter_hand(*open_to_edit(token, kind=TWELVE_DAYS.kind), seat, FINAL_HAND_KEYPAD)
 
 
 @bp.route("/g/<token>/days/<int:number>/correct", methods=["GET", "POST"])
 def correct_day(token: str, number: int) -> Response:
-    """Correct a finished day; the pot and everything after it are worked out again (``views.corrections``)."""
-    return corrections.correct(*open_to_edit(token, kind=TWELVE_DAYS.kind), number, DAY_CORRECTION)
+    """Correct a finished day; the pot and everything after it are worked out again (``views.table.corrections``)."""
+    return correct_finished(*open_to_edit(token, kind=TWELVE_DAYS.kind), number, DAY_CORRECTION)

@@ -36,11 +36,8 @@ from rules.twelve_days.score import (
     passes_to,
     score_game,
 )
-from views.forms import is_whole
-from views.language import current_language
-from views.scoreboard import Row as BoardRow
-from views.scoreboard import Scoreboard
-from views.sheets import counted_from_one
+from views.table import Row as BoardRow
+from views.table import Scoreboard, counted_from_one, current_language, is_whole
 
 
 def card_label(card: Card | None) -> str:
