@@ -198,9 +198,7 @@ def code_names(source: str) -> Iterator[str]:
 def test_no_shared_python_module_names_a_game() -> None:
     """The record, the history, the models, the shared views and the FAQ find a game in the registry, never by name."""
     words = game_words()
-    modules = shared_files(
-        "*.py", "rules/*.py", "models/*.py", "views/*.py", "views/*/*.py", "faq/*.py", "live/*.py", "infra/*.py"
-    )
+    modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "views/*/*.py", "faq/*.py", "live/*.py", "infra/*.py")
     assert ROOT / "rules" / "record.py" in modules and ROOT / "views" / "table" / "games.py" in modules
     for path in modules:
         named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if word in name.lower()}
