@@ -27,6 +27,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask
@@ -50,6 +51,9 @@ QUERY_CHUNK = 500
 """Games asked about in one query when the listener catches up (SQLite limits the number of parameters)."""
 EVENTS_PER_TICK = 1000
 """Events one tick reads at most; a tick that found that many looks again at once."""
+SHEET_WAIT_SECONDS = 1.0
+"""How long a listener waits for the pushed sheet a change's own process renders after storing it, before it renders the sheet
+itself: far longer than a render takes, short enough that a change whose process died on the way still reaches every phone."""
 VERSIONS_KEPT = 20_000
 """Games whose version the listener remembers beyond the watched ones: the reconnects of a busy evening."""
 
@@ -72,8 +76,8 @@ def newest_versions(engine: Engine, game_ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
-def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int, Shipped | None]]:
-    """Return (id, game, version, pushed sheet) of the events stored after event ``last_id``, oldest first, at most a tick's worth.
+def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int, Shipped | None, datetime]]:
+    """Return (id, game, version, pushed sheet, when stored) of the events stored after event ``last_id``, oldest first, at most a tick's worth.
 
     On SQLite, ids are handed out by the one writer at a time, so a later commit never has a
     smaller id: nothing is skipped. A pushed sheet stored with the event comes in the same query.
@@ -81,16 +85,21 @@ def events_after(engine: Engine, last_id: int) -> list[tuple[int, int, int, Ship
     shipped = and_(ShippedSheet.game_id == Event.game_id, ShippedSheet.version == Event.seq)
     with engine.connect() as connection:
         rows = connection.execute(
-            select(Event.id, Event.game_id, Event.seq, ShippedSheet.address, ShippedSheet.language, ShippedSheet.deflated)
+            select(Event.id, Event.game_id, Event.seq, ShippedSheet.address, ShippedSheet.language, ShippedSheet.deflated, Event.created_at)
             .outerjoin(ShippedSheet, shipped)
             .where(Event.id > last_id)
             .order_by(Event.id)
             .limit(EVENTS_PER_TICK)
         )
         return [
-            (int(event_id), int(game_id), int(seq), None if deflated is None else Shipped(address, language, deflated))
-            for event_id, game_id, seq, address, language, deflated in rows
+            (int(event_id), int(game_id), int(seq), None if deflated is None else Shipped(address, language, deflated), stored)
+            for event_id, game_id, seq, address, language, deflated, stored in rows
         ]
+
+
+def _aware(moment: datetime) -> datetime:
+    """Return a stored moment as an aware UTC datetime (SQLite hands back naive UTC ones)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def newest_event_id(engine: Engine) -> int:
@@ -116,6 +125,8 @@ class Hub:
         """Versions of games seen since the listener started, watched or not (trusted only while ``_caught_up``)."""
         self._caught_up = False
         self._signals: dict[int, threading.Event] = {}
+        self._awaited: dict[int, tuple[int, float]] = {}
+        """Watched games whose change's sheet is on its way: (version, when to stop waiting for it)."""
         self._listener: threading.Thread | None = None
         self._idle_since: float | None = None
         self.pushes = Pushes()
@@ -176,6 +187,7 @@ class Hub:
                     del self._watchers[game_id]
                     self._remember(game_id, self._versions.pop(game_id, 0))
                     self._signals.pop(game_id, None)
+                    self._awaited.pop(game_id, None)
 
     def wait(self, game_id: int, seen: int, timeout: float) -> int | None:
         """Return the game's version as soon as it is past ``seen``, or None after ``timeout`` seconds."""
@@ -189,13 +201,20 @@ class Hub:
             current = self._versions.get(game_id, 0)
         return current if current > seen else None
 
-    def changed(self, game_id: int, version: int, shipped: Shipped | None = None) -> None:
-        """Record that a game reached ``version`` and wake its streams, if any watch it, with the pushed sheet that came with the change."""
+    def changed(self, game_id: int, version: int, shipped: Shipped | None = None, *, sheet_follows: bool = False) -> None:
+        """Record that a game reached ``version`` and wake its streams, if any watch it, with the pushed sheet that came with the change.
+
+        A change whose sheet follows (``models.shipped.notice``) wakes nobody yet: its sheet comes in
+        a moment, or after ``SHEET_WAIT_SECONDS`` the streams render it themselves (``expire``).
+        """
         with self._lock:
             if game_id not in self._watchers:
                 self._remember(game_id, version)
                 return
             if version <= self._versions.get(game_id, 0):
+                return
+            if sheet_follows:
+                self._awaited[game_id] = (version, time.monotonic() + SHEET_WAIT_SECONDS)
                 return
             self._versions[game_id] = version
             signal = self._signals.pop(game_id, None)
@@ -204,6 +223,18 @@ class Hub:
             self.pushes.offer(shipped.address, shipped.language, Update(version, None, message))
         if signal is not None:
             signal.set()
+
+    def expire(self) -> float:
+        """Wake the streams of changes whose sheet did not come in time; return the seconds until the next one is due."""
+        now = time.monotonic()
+        with self._lock:
+            due = [(game_id, version) for game_id, (version, deadline) in self._awaited.items() if deadline <= now]
+            for game_id, _ in due:
+                del self._awaited[game_id]
+            later = min((deadline for _, deadline in self._awaited.values()), default=now + NOTIFY_POLL_SECONDS)
+        for game_id, version in due:
+            self.changed(game_id, version)
+        return max(later - now, 0.0)
 
     def _remember(self, game_id: int, version: int) -> None:
         """Keep an unwatched game's version while the listener is caught up (the caller holds the lock)."""
@@ -287,15 +318,30 @@ class Hub:
                 connection.close()
 
     def look(self, engine: Engine, last_id: int) -> tuple[int, bool]:
-        """One SQLite tick: publish the events stored after ``last_id``; return the newest id seen and whether the tick was full."""
+        """One SQLite tick: publish the events stored after ``last_id``; return where the next tick reads on and whether this one was full.
+
+        A tap's pushed sheet is stored just after its change (``models.announce``): a watched game's
+        change found without it, stored less than ``SHEET_WAIT_SECONDS`` ago, is left for the next
+        tick rather than rendered here, so that each change is rendered once, where it was stored.
+        The next tick reads on from there (what it reads again is published again, which changes nothing).
+        """
         events = events_after(engine, last_id)
+        watched = set(self._watched())
+        recent = datetime.now(UTC) - timedelta(seconds=SHEET_WAIT_SECONDS)
         newest: dict[int, tuple[int, Shipped | None]] = {}
-        for event_id, game_id, version, shipped in events:
-            last_id = event_id
+        held: int | None = None
+        for event_id, game_id, version, shipped, stored in events:
+            if shipped is None and game_id in watched and _aware(stored) > recent:
+                held = event_id if held is None else held
+                continue
+            if held is None:
+                last_id = event_id
             if version > newest.get(game_id, (0, None))[0]:
                 newest[game_id] = (version, shipped)
         for game_id, (version, shipped) in newest.items():
             self.changed(game_id, version, shipped)
+        if held is not None:
+            return held - 1, False
         return last_id, len(events) >= EVENTS_PER_TICK
 
     def _listen_postgresql(self, engine: Engine, connection: Any) -> Any:
@@ -307,10 +353,11 @@ class Hub:
             connection = psycopg.connect(url, autocommit=True, application_name=LISTENER_NAME)
             connection.execute(f"LISTEN {CHANGES_CHANNEL}")
             self._catch_up(_versions_on(connection, self._watched()))  # whatever happened while nobody listened
-        for note in connection.notifies(timeout=NOTIFY_POLL_SECONDS):
+        for note in connection.notifies(timeout=max(min(NOTIFY_POLL_SECONDS, self.expire()), 0.001)):
             change = read_notice(note.payload)
             if change is not None:
-                self.changed(*change)
+                self.changed(change.game_id, change.version, change.shipped, sheet_follows=change.sheet_follows)
+        self.expire()
         return connection
 
 

@@ -11,10 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
+from weakref import WeakKeyDictionary
 
 from blinker import Namespace
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, insert, or_, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
 
@@ -29,6 +30,8 @@ from rules.problems import Illegal
 HISTORIES_KEPT = 4096
 """Games whose history (and folded table) a process keeps in memory: more than its phones have open at once
 (10,000 open sheets are 2,000 games, and either worker may take a tap of any of them)."""
+TABLES_KEPT = 8
+"""Versions of a game whose table stays kept: a tap made on a sheet up to that many changes old is checked without a fold."""
 K = TypeVar("K")
 V = TypeVar("V")
 APPEND_ATTEMPTS = 30
@@ -109,23 +112,9 @@ CHANGES_CHANNEL = "tischblock_games"
 
 
 appended = Namespace().signal("appended")
-"""Sent by the database engine that stored a tap, with ``game_id``, ``version`` and the pushed sheet
-``shipped`` (or None), right after the commit: the live streams of this process learn of the tap
-without asking the database."""
-
-
-def _announce(game_id: int, version: int, shipped: Shipped | None) -> None:
-    """Tell the other processes that a game reached ``version``, with its pushed sheet if one was rendered; delivered only if the insert commits.
-
-    PostgreSQL: a notification to the listening sessions ("game:version", the sheet after it if it
-    fits). SQLite: the other processes read the new event on their tick; the sheet waits beside it.
-    """
-    if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(
-            text("SELECT pg_notify(:channel, :change)"), {"channel": CHANGES_CHANNEL, "change": notice(game_id, version, shipped)}
-        )
-    elif shipped is not None:
-        ship_beside(game_id, version, shipped)
+"""Sent by the database engine that stored a change, with ``game_id``, ``version`` and the pushed sheet ``shipped``
+(or None), once it is committed and, for a tap, its sheet rendered: the live streams of this process learn of
+the change without asking the database."""
 
 
 class _Recent(Generic[K, V]):
@@ -150,16 +139,69 @@ class _Recent(Generic[K, V]):
             while len(self._values) > self.size:
                 self._values.popitem(last=False)
 
+    def update(self, key: K, change: Callable[[V | None], V]) -> V:
+        """Replace the value at ``key`` by what ``change`` makes of it, in one step no other request can come between."""
+        with self._lock:
+            value = change(self._values.get(key))
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+            return value
+
 
 GameKey = tuple[int, datetime]
 """A game as the caches know it: its id and the moment it was created, which no game of another database shares."""
+Tables = tuple[tuple[int, Table[Any]], ...]
+"""What a game's history added up to at its newest versions, oldest first: (version, table)."""
 
-_HISTORIES: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(HISTORIES_KEPT)
-"""The histories this process read lately. History is append-only and an event never changes once
-stored, so what was read stays true: only events numbered after the newest one read can be new."""
-_TABLES: _Recent[GameKey, tuple[int, Table[Any]]] = _Recent(HISTORIES_KEPT)
-"""What each game's history added up to at the newest version this process saw: each change is
-played on from it (``rules.history.step``), so a tap costs the same in a long game as in a new one."""
+
+class Kept:
+    """What one app keeps of the games its process read lately: their histories and the tables they added up to.
+
+    History is append-only and an event never changes once stored, so what was read stays true:
+    only events numbered after the newest one read can be new. Each change is played on from the
+    table of the version before (``rules.history.step``), so a tap costs the same in a long game as
+    in a new one; the tables of the last few versions stay, so a tap made on a sheet a few changes
+    old is checked against the game as that sheet showed it without folding its history again.
+    """
+
+    def __init__(self, size: int = HISTORIES_KEPT) -> None:
+        self.histories: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(size)
+        self.tables: _Recent[GameKey, Tables] = _Recent(size)
+
+    def keep(self, key: GameKey, version: int, table: Table[Any]) -> None:
+        """Keep a game's table at ``version`` beside the newest ones (another request may have kept a newer one meanwhile)."""
+
+        def kept_with(tables: Tables | None) -> Tables:
+            known = tuple(pair for pair in tables or () if pair[0] != version)
+            return tuple(sorted((*known, (version, table)), key=lambda pair: pair[0]))[-TABLES_KEPT:]
+
+        self.tables.update(key, kept_with)
+
+    def table_at(self, key: GameKey, version: int) -> Table[Any] | None:
+        """Return a game's table at ``version`` if it is kept, else None."""
+        return next((table for seq, table in self.tables.get(key) or () if seq == version), None)
+
+    def newest(self, key: GameKey) -> tuple[int, Table[Any]] | None:
+        """Return the newest version of a game kept, and its table."""
+        tables = self.tables.get(key)
+        return tables[-1] if tables else None
+
+
+def kept() -> Kept:
+    """Return what the current app keeps in this process: one ``Kept`` per database engine, so per app (made on first use,
+    after the server forked its workers; an app built afresh, as a test may build one, keeps nothing yet)."""
+    engine = db.engine
+    found = _KEPT.get(engine)
+    if found is None:
+        with _CREATING:
+            found = _KEPT.setdefault(engine, Kept())
+    return found
+
+
+_KEPT: WeakKeyDictionary[Engine, Kept] = WeakKeyDictionary()
+_CREATING = threading.Lock()
 
 
 def _key(game: Game) -> GameKey:
@@ -177,13 +219,18 @@ def stored_events(game: Game) -> list[Event]:
 
 def history_of(game: Game) -> list[TableEvent]:
     """Return a game's stored events in order, in the shape the rules fold: those read before, and newer ones from the database."""
-    return _history_and_key(game, None)[0]
+    return list(_history_and_key(game, None)[0])
 
 
-def _history_and_key(game: Game, key: str | None) -> tuple[list[TableEvent], tuple[int, str, Mapping[str, json_value.JSON]] | None]:
+Recorded = tuple[int, str, Mapping[str, json_value.JSON]]
+"""The change an idempotency key recorded: its number, kind and payload."""
+
+
+def _history_and_key(game: Game, key: str | None) -> tuple[tuple[TableEvent, ...], Recorded | None]:
     """Return ``history_of(game)`` and, asked in the same statement, the change idempotency ``key`` recorded in it, if any."""
     cache_key = _key(game)
-    known = _HISTORIES.get(cache_key) or ()
+    histories = kept().histories
+    known = histories.get(cache_key) or ()
     after = known[-1].seq if known else 0
     wanted = Event.seq > after if key is None else or_(Event.seq > after, Event.idempotency_key == key)
     rows = db.session.execute(
@@ -197,36 +244,29 @@ def _history_and_key(game: Game, key: str | None) -> tuple[list[TableEvent], tup
         if seq > after:
             newer.append(TableEvent(seq, kind, payload))
     events = known + tuple(newer)
-    if len(events) >= len(_HISTORIES.get(cache_key) or ()):
-        _HISTORIES.put(cache_key, events)
-    return list(events), recorded
+    histories.update(cache_key, lambda kept_now: events if kept_now is None or len(events) >= len(kept_now) else kept_now)
+    return events, recorded
 
 
 def _table_at(game: Game, history: Sequence[TableEvent]) -> Table[Any]:
     """Return what ``history`` adds up to: kept, played on from the newest table kept, or folded whole if it must be."""
     key = _key(game)
+    store = kept()
     version = history[-1].seq if history else 0
-    kept = _TABLES.get(key)
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    table: Table[Any] | None = None
-    if kept is not None and kept[0] < version:
-        table = kept[1]
-        for event in history[bisect_right(history, kept[0], key=lambda event: event.seq) :]:
+    table = store.table_at(key, version)
+    if table is not None:
+        return table
+    newest = store.newest(key)
+    if newest is not None and newest[0] < version:
+        table = newest[1]
+        for event in history[bisect_right(history, newest[0], key=lambda event: event.seq) :]:
             table = step(table, event)
             if table is None:
                 break
     if table is None:
         table = fold(game.setup, history)
-    _keep(key, version, table)
+    store.keep(key, version, table)
     return table
-
-
-def _keep(key: GameKey, version: int, table: Table[Any]) -> None:
-    """Keep a game's table unless a newer one is kept already (another request may have moved on meanwhile)."""
-    kept = _TABLES.get(key)
-    if kept is None or kept[0] <= version:
-        _TABLES.put(key, (version, table))
 
 
 @dataclass(frozen=True)
@@ -244,8 +284,41 @@ class Folded:
 
 def folded(game: Game) -> Folded:
     """Return a game's history and what it adds up to, folding only what no request of this process folded yet."""
-    history = tuple(history_of(game))
+    history = _history_and_key(game, None)[0]
     return Folded(history, _table_at(game, history))
+
+
+class Before:
+    """The game as a tap finds it, inside the guarded step that appends it: its history, what it adds up to, and how it stood earlier."""
+
+    def __init__(self, game: Game, state: Folded) -> None:
+        self._game = game
+        self.state = state
+
+    @property
+    def history(self) -> tuple[TableEvent, ...]:
+        return self.state.history
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def table_at(self, version: int) -> Table[Any]:
+        """Return what the history added up to after change ``version``: kept from the last few changes, else folded up to there.
+
+        A phone's tap names the change its sheet was drawn at (``seen``), almost always one of the
+        last few: comparing with the game as it stood then costs no fold.
+        """
+        if version >= self.version:
+            return self.state.table
+        table = kept().table_at(_key(self._game), version)
+        if table is not None:
+            return table
+        return fold(self._game.setup, [event for event in self.history if event.seq <= version])
+
+
+Precondition = Callable[[Before], None]
+"""Sees the game a tap would follow, inside the guarded step that appends it, and raises (``StaleError``) to refuse the tap."""
 
 
 def add_first_events(game: Game, changes: Sequence[tuple[str, Mapping[str, json_value.JSON]]]) -> None:
@@ -277,14 +350,15 @@ def append_event(
     *,
     idempotency_key: str,
     device: str | None = None,
-    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    ship: Callable[[Folded], Shipped | None] | None = None,
+    precondition: Precondition | None = None,
 ) -> Folded:
-    """Record one tap at the end of a game's history, if the rules allow it, commit it, and return the game as it stands then.
+    """Record one change at the end of a game's history, if the rules allow it, commit it and announce it; return the game then.
 
-    See ``append_events``, which this is for a single change.
+    See ``append_events``, which this is for a single change whose sheet nobody renders.
     """
-    return append_events(game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition, ship=ship)
+    return append_events(
+        game, [(kind, payload)], idempotency_keys=[idempotency_key], device=device, precondition=precondition, sheet_follows=False
+    )
 
 
 def append_events(
@@ -293,58 +367,53 @@ def append_events(
     *,
     idempotency_keys: Sequence[str],
     device: str | None = None,
-    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
-    ship: Callable[[Folded], Shipped | None] | None = None,
+    precondition: Precondition | None = None,
+    sheet_follows: bool = True,
 ) -> Folded:
-    """Record taps at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
+    """Record changes at the end of a game's history in one transaction, if the rules allow them; return the game as it stands then.
 
-    The taps are checked against the history they follow and stored with the next numbers,
-    all of them or none; if another phone stored one of those numbers first, the unique
-    (game, number) constraint refuses the insert and the taps are checked again against the
-    longer history, so two taps never both pass a check that only one of them may pass.
-    PostgreSQL also locks the game's row first, so there taps of one game queue instead of
-    clashing (SQLite has no row locks: its statement would only cost a round trip). The events
-    are written by one Core insert, not through the session's unit of work: nothing reads them
-    back as objects, and the flush's bookkeeping cost more than the insert. Each change has its own idempotency key; a first key already recorded for this
-    game stores nothing, so a retried tap counts once (the key is looked for by the statement
-    that reads the new events: one round trip fewer per tap).
-    Raises ``Illegal`` with the rules' problems when a tap is not allowed.
-    ``precondition`` sees the history the taps would follow, inside the same guarded step as the
+    The history is read once (with the change the first key recorded, if any: a resent tap
+    stores nothing and counts once) and the changes are checked against it, in memory, before
+    anything is written. Then one insert stores them with the next numbers, and the commit
+    follows: that insert is all the database locks. If another phone stored one of those numbers
+    first, the unique (game, number) constraint refuses it and the changes are checked again
+    against the longer history, so two taps never both pass a check that only one of them may pass.
+    Raises ``Illegal`` with the rules' problems when a change is not allowed.
+    ``precondition`` sees the game the changes would follow, inside the same guarded step as the
     rules' check, and raises (``StaleError``) to refuse them: a check made by the caller before the
     call could pass for two taps at once.
     Raises ``KeyReusedError`` when the key already recorded a different change of this game.
-    ``ship`` renders the pushed sheet of the game as the taps leave it, before anything is
-    written (on SQLite the write gate is taken by the first insert, so no other writer waits for
-    the render); it is stored with the taps (``models.shipped``), so other processes need not
-    render it again. On PostgreSQL the game's row stays locked meanwhile: taps of one game queue
-    there anyway, and a render is CPU work during which a gevent worker runs nothing else.
+
+    With ``sheet_follows`` the caller renders the pushed sheet of the new version after the commit
+    and announces the change with it (``announce``); otherwise the change is announced here, at
+    once. On PostgreSQL the commit's notification says which (``SHEET_FOLLOWS``), so the other
+    processes wait a moment for the sheet instead of rendering it themselves; on SQLite their tick
+    waits for the sheet stored beside the event (``live.hub``).
     """
     game_id = game.id
     key = _key(game)
     setup = game.setup
-    locking = db.session.get_bind().dialect.name == "postgresql"
+    postgresql = db.session.get_bind().dialect.name == "postgresql"
     conflict: IntegrityError | None = None
     for attempt in range(APPEND_ATTEMPTS):
         if attempt:
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(attempt, 6)))
-        if locking:
-            db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
         events, recorded = _history_and_key(game, idempotency_keys[0])
         if recorded is not None:
             _same_change(recorded, game_id, idempotency_keys[0], *changes[0])
-            db.session.commit()
-            return Folded(tuple(events), _table_at(game, events))
-        after = events[-1].seq if events else 0
+            db.session.rollback()
+            return Folded(events, _table_at(game, events))
+        before = Folded(events, _table_at(game, events))
+        after = before.version
         new = [TableEvent(after + number, kind, dict(payload)) for number, (kind, payload) in enumerate(changes, start=1)]
         try:
             if precondition is not None:
-                precondition(events)
-            table = check(setup, events, new, table=_table_at(game, events))
+                precondition(Before(game, before))
+            table = check(setup, events, new, table=before.table)
         except (Illegal, StaleError):
             db.session.rollback()
             raise
         state = Folded((*events, *new), table)
-        shipped = ship(state) if ship is not None else None
         rows = [
             {
                 "game_id": game_id,
@@ -358,13 +427,37 @@ def append_events(
         ]
         try:
             db.session.execute(_INSERTING, rows)
-            _announce(game_id, state.version, shipped)
+            if postgresql:
+                change = notice(game_id, state.version, None, sheet_follows=sheet_follows)
+                db.session.execute(_NOTIFYING, {"channel": CHANGES_CHANNEL, "change": change})
             db.session.commit()
         except IntegrityError as error:
             db.session.rollback()
             conflict = error
             continue
-        _keep(key, state.version, table)
-        appended.send(db.session.get_bind(), game_id=game_id, version=state.version, shipped=shipped)
+        kept().keep(key, state.version, table)
+        if not sheet_follows:
+            appended.send(db.session.get_bind(), game_id=game_id, version=state.version, shipped=None)
         return state
     raise RuntimeError(f"could not append to game {game_id} after {APPEND_ATTEMPTS} attempts") from conflict
+
+
+_NOTIFYING = text("SELECT pg_notify(:channel, :change)")
+
+
+def announce(game_id: int, version: int, shipped: Shipped | None) -> None:
+    """Tell every process that a game reached ``version``, with the sheet its phones are pushed if one was rendered.
+
+    This process's streams hear of it at once (``appended``, the sheet left out: whoever rendered
+    it here keeps it for them, ``live.Pushes``). The others: on PostgreSQL a
+    notification to the listening sessions carries it ("game:version", the sheet after it if it
+    fits), sent on its own, outside any transaction; on SQLite their tick reads the new event and
+    the sheet stored beside it, in a short transaction of its own.
+    """
+    appended.send(db.session.get_bind(), game_id=game_id, version=version, shipped=None)
+    if db.session.get_bind().dialect.name == "postgresql":
+        connection = db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        connection.execute(_NOTIFYING, {"channel": CHANGES_CHANNEL, "change": notice(game_id, version, shipped)})
+        db.session.rollback()
+    elif shipped is not None:
+        ship_beside(game_id, version, shipped)

@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ForeignKey, LargeBinary, String, bindparam
+from sqlalchemy import ForeignKey, LargeBinary, String, bindparam, text
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -45,8 +45,8 @@ class Shipped:
 class ShippedSheet(Base):
     """The newest pushed sheet per game, address and language on SQLite: written with the change, read by the other processes' tick.
 
-    One row per address and language, replaced by each change, so the table stays as small as the
-    number of games; a tick asks for it only where its version is the event's.
+    One row per address and language, replaced by each change; a tick asks for it only where its
+    version is the event's.
     """
 
     __tablename__ = "shipped_sheets"
@@ -75,40 +75,77 @@ _REPLACING = _replacing()
 
 
 def ship_beside(game_id: int, version: int, shipped: Shipped) -> None:
-    """Store the pushed sheet of ``version`` in the change's transaction (SQLite), replacing the one of the version before."""
+    """Store the pushed sheet of ``version`` (SQLite) in a transaction of its own, replacing the one of the version before.
+
+    The sheet is rendered after its change was committed, so it is stored on its own. Its commit
+    need not reach the disk before the answer goes out: the sheet can always be rendered again
+    from the events, so it is written without waiting for the disk (``synchronous=NORMAL`` for this
+    one commit; the next change's commit flushes it along).
+    """
     row = {"game_id": game_id, "address": shipped.address, "language": shipped.language, "version": version, "deflated": shipped.deflated}
-    db.session.execute(_REPLACING, row)
+    db.session.execute(_UNHURRIED)
+    try:
+        db.session.execute(_REPLACING, row)
+        db.session.commit()
+    finally:
+        db.session.rollback()
+        db.session.execute(_FLUSHED)
+        db.session.commit()
 
 
-def notice(game_id: int, version: int, shipped: Shipped | None) -> str:
+_UNHURRIED = text("PRAGMA synchronous=NORMAL")
+_FLUSHED = text("PRAGMA synchronous=FULL")
+
+
+def notice(game_id: int, version: int, shipped: Shipped | None, *, sheet_follows: bool = False) -> str:
     """Return the PostgreSQL notification of a change: "game:version", and the pushed sheet after it if it fits.
 
-    >>> notice(7, 3, None), notice(7, 3, Shipped("tok", "de", b"x"))
-    ('7:3', '7:3:de:tok:eA==')
+    A change whose sheet is rendered after its commit is first announced with ``sheet_follows``
+    (":+"), then again with its sheet, so the listeners wait a moment for the sheet.
+
+    >>> notice(7, 3, None), notice(7, 3, Shipped("tok", "de", b"x")), notice(7, 3, None, sheet_follows=True)
+    ('7:3', '7:3:de:tok:eA==', '7:3:+')
     """
     short = f"{game_id}:{version}"
+    if sheet_follows:
+        return f"{short}:{SHEET_FOLLOWS}"
     if shipped is None:
         return short
     full = f"{short}:{shipped.language}:{shipped.address}:{base64.b64encode(shipped.deflated).decode()}"
     return full if len(full) < NOTIFY_PAYLOAD_LIMIT else short
 
 
-def read_notice(payload: str) -> tuple[int, int, Shipped | None] | None:
-    """Return the game, version and pushed sheet a notification carries (None for a payload that is not one).
+SHEET_FOLLOWS = "+"
 
-    >>> read_notice("7:3"), read_notice("7:3:de:tok:eA=="), read_notice("nonsense")
-    ((7, 3, None), (7, 3, Shipped(address='tok', language='de', deflated=b'x')), None)
+
+@dataclass(frozen=True)
+class Notice:
+    """A change as a notification tells it: the game, its version, the pushed sheet if it came along, and whether one follows."""
+
+    game_id: int
+    version: int
+    shipped: Shipped | None = None
+    sheet_follows: bool = False
+
+
+def read_notice(payload: str) -> Notice | None:
+    """Return the change a notification carries (None for a payload that is not one).
+
+    >>> read_notice("7:3"), read_notice("7:3:+").sheet_follows, read_notice("nonsense")
+    (Notice(game_id=7, version=3, shipped=None, sheet_follows=False), True, None)
+    >>> read_notice("7:3:de:tok:eA==").shipped
+    Shipped(address='tok', language='de', deflated=b'x')
     """
     game, _, rest = payload.partition(":")
     version, _, rest = rest.partition(":")
     if not (game.isdigit() and version.isdigit()):
         return None
-    if not rest:
-        return int(game), int(version), None
+    if not rest or rest == SHEET_FOLLOWS:
+        return Notice(int(game), int(version), None, rest == SHEET_FOLLOWS)
     language, _, rest = rest.partition(":")
     address, _, data = rest.partition(":")
     try:
         deflated = base64.b64decode(data, validate=True)
     except ValueError:
-        return int(game), int(version), None
-    return int(game), int(version), Shipped(address, language, deflated)
+        return Notice(int(game), int(version))
+    return Notice(int(game), int(version), Shipped(address, language, deflated))

@@ -23,7 +23,7 @@ payloads count rounds and days from 0, like the record's list positions. Every g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,8 +98,8 @@ def finished_part(table: Table[Any], index: int) -> object | None:
     return parts[index] if 0 <= index < len(parts) else None
 
 
-def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index: int, seen: int) -> bool:
-    """Return whether finished round or day ``index`` now differs from how it stood after change ``seen``.
+def changed_between(then: Table[Any], now: Table[Any], index: int) -> bool:
+    """Return whether finished round or day ``index`` differs in ``now`` from how it stood in ``then`` (the game a form was filled in on).
 
     This is what makes a correction form stale: only what folds into that round or day
     counts, so a tap, an undo or a correction elsewhere leaves the form valid, while a
@@ -107,24 +107,8 @@ def changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], index
     handing it another Happy-Man holder does not. A round or day that is no longer
     finished is left to ``check``, which refuses correcting it.
     """
-    now = finished_part(fold(setup, events), index)
-    if now is None:
-        return False
-    then = finished_part(fold(setup, [event for event in events if event.seq <= seen]), index)
-    return then != now
-
-
-def part_changed_since(setup: Mapping[str, JSON], events: Sequence[TableEvent], seen: int, part: Callable[[Table[Any]], object]) -> bool:
-    """Return whether what ``part`` picks from the game (a player's hand, say) differs now from after change ``seen``.
-
-    The version check of a form that edits one part of a game, as ``changed_since`` is for a
-    correction: a change to that part since the form was filled in makes saving it stale;
-    changes to anything else leave it valid. The game as it is now is played on from the game at
-    ``seen`` (``check``): one fold, not two, in a long game.
-    """
-    before = [event for event in events if event.seq <= seen]
-    then = fold(setup, before)
-    return part(then) != part(check(setup, before, events[len(before) :], table=then))
+    stands = finished_part(now, index)
+    return stands is not None and finished_part(then, index) != stands
 
 
 def fold(setup: Mapping[str, JSON], events: Sequence[TableEvent]) -> Table[Any]:

@@ -288,7 +288,7 @@ def may_enter_hand(table: AuruxxxTable, player: str) -> bool:
 def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:
     """Return a player's hand in round ``index`` as entered so far (the round open or finished), or None.
 
-    What a hand keypad edits, for its version check (``rules.history.part_changed_since``).
+    What a hand keypad edits, for its version check (``views.table.taps.unmoved_since``).
     """
     if table.current is not None and table.current.index == index:
         return table.current.hands.get(player)
@@ -300,7 +300,7 @@ def hand_in(table: AuruxxxTable, player: str, index: int) -> Hand | None:
 def holder_in(table: AuruxxxTable, index: int) -> str | None:
     """Return who holds the Happy-Man figure in round ``index`` (open or finished), or None.
 
-    What a Happy-Man tap moves, for its version check (``rules.history.part_changed_since``).
+    What a Happy-Man tap moves, for its version check (``views.table.taps.unmoved_since``).
     """
     if table.current is not None and table.current.index == index:
         return table.current.holder
@@ -310,7 +310,7 @@ def holder_in(table: AuruxxxTable, index: int) -> str | None:
 def finisher_in(table: AuruxxxTable, index: int) -> tuple[str, int] | None:
     """Return who ended round ``index`` and with how many Golden 12, or None while nobody has.
 
-    What the round's end moves, for its version check (``rules.history.part_changed_since``).
+    What the round's end moves, for its version check (``views.table.taps.unmoved_since``).
     """
     if table.current is not None and table.current.index == index:
         current = table.current

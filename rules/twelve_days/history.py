@@ -222,7 +222,7 @@ def clearing(events: Sequence[TableEvent], index: int) -> list[Change]:
 def revealed_on(table: TwelveDaysTable, index: int) -> object:
     """Return what was revealed on day ``index``: the open day's cards so far, or the finished day itself (None before it).
 
-    What a gift and clearing the day move, for their version check (``rules.history.part_changed_since``).
+    What a gift and clearing the day move, for their version check (``views.table.taps.unmoved_since``).
     """
     if table.current is not None and table.current.index == index:
         return dict(table.current.played)

@@ -190,16 +190,18 @@ def test_a_round_changed_since_a_version_only_when_what_folds_into_it_changed() 
     table.tap("happy_man", round=0, player="Anna")
     play_round(table, 0, "Ben", 1, {"Anna": 10, "Cleo": 10})
     play_round(table, 1, "Ben", 1, {"Anna": 10, "Cleo": 10})
-    seen = table.events[-1].seq
+    then = history.fold(table.setup, table.events)
     table.tap("pass", round=2, player="Cleo")
     table.undo()
-    assert not history.changed_since(table.setup, table.events, 1, seen)
-    assert not history.changed_since(table.setup, table.events, 0, seen)
+    now = history.fold(table.setup, table.events)
+    assert not history.changed_between(then, now, 1)
+    assert not history.changed_between(then, now, 0)
     corrected = {"finisher": "Ben", "golden12": 1, "happy_man": "Cleo", "hands": {"Anna": {"points": 10}, "Cleo": {"points": 10}}}
     table.tap("correct_round", round=0, record=corrected)
-    assert history.changed_since(table.setup, table.events, 0, seen)
-    assert history.changed_since(table.setup, table.events, 1, seen)  # its holder came from round 1
-    assert not history.changed_since(table.setup, table.events, 2, seen)  # not finished: the rules refuse it
+    now = history.fold(table.setup, table.events)
+    assert history.changed_between(then, now, 0)
+    assert history.changed_between(then, now, 1)  # its holder came from round 1
+    assert not history.changed_between(then, now, 2)  # not finished: the rules refuse it
 
 
 def test_only_the_last_change_is_not_superseded() -> None:

@@ -1,13 +1,12 @@
 """``append_event``'s precondition is checked against the history the tap really follows."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from models import Event, Game, Player, StaleError, append_event, db
-from rules.games import TableEvent
+from models import Before, Event, Game, Player, StaleError, append_event, db
 
 
 @pytest.fixture
@@ -24,8 +23,8 @@ def test_a_refusing_precondition_stores_nothing_and_a_passing_one_stores(game: G
     append_event(game, "pass", {"round": 0, "player": "Ada"}, idempotency_key="one")
     seen: list[int] = []
 
-    def moved_on(events: Sequence[TableEvent]) -> None:
-        seen.append(len(events))
+    def moved_on(before: Before) -> None:
+        seen.append(len(before.history))
         raise StaleError("changed meanwhile")
 
     with pytest.raises(StaleError):
@@ -33,5 +32,5 @@ def test_a_refusing_precondition_stores_nothing_and_a_passing_one_stores(game: G
     assert seen == [1]
     assert db.session.scalar(select(func.count()).select_from(Event)) == 1
 
-    append_event(game, "pass", {"round": 0, "player": "Bo"}, idempotency_key="three", precondition=lambda events: None)
+    append_event(game, "pass", {"round": 0, "player": "Bo"}, idempotency_key="three", precondition=lambda before: None)
     assert db.session.scalar(select(func.count()).select_from(Event)) == 2

@@ -22,6 +22,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
+import live.hub
 import models.shipped
 import views.table.stream
 from app import create_app
@@ -29,7 +30,7 @@ from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from models import Event, Folded, Game, Shipped, append_event, db, folded
-from models.shipped import notice, read_notice
+from models.shipped import Notice, notice, read_notice
 from tests.waiting import until
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import start, tap
@@ -471,7 +472,11 @@ def two_apps(tmp_path: Path) -> tuple[Flask, Flask, str]:
 
 @contextmanager
 def watched_by(app: Flask, token: str) -> Iterator[Callable[[], None]]:
-    """Keep the game watched by a stream of ``app`` (at version 2); yield one tick of its listener, from where it stood."""
+    """Keep the game watched by a stream of ``app`` (at version 2); yield one tick of its listener, from where it stood.
+
+    The listener the stream starts has caught up (read every watched game's version) before the test goes on:
+    a catch-up after the test's change would take that change's version from the database.
+    """
     hub = hub_of(app)
     with app.app_context():
         engine = db.engine
@@ -480,7 +485,9 @@ def watched_by(app: Flask, token: str) -> Iterator[Callable[[], None]]:
     def tick() -> None:
         hub.look(engine, last_id)
 
-    with hub.watching(tokens(app, token).id, 2):
+    game_id = tokens(app, token).id
+    with hub.watching(game_id, 2):
+        until(lambda: hub.version_of(game_id) is not None, what="the listener to catch up")
         yield tick
 
 
@@ -507,7 +514,8 @@ def test_a_tap_on_one_server_is_pushed_by_another_without_rendering_it_again(tmp
 
 
 def test_a_change_stored_without_its_sheet_is_rendered_where_it_is_pushed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change that came without a pushed sheet (stored by other code than a tap) is rendered by the process that pushes it."""
+    """A change that came without a pushed sheet (stored by other code than a tap, or by a process that died before it
+    rendered) is waited for a moment, in case its sheet follows, then rendered by the process that pushes it."""
     tapper, other, token = two_apps(tmp_path)
     with watched_by(other, token) as look:
         with tapper.app_context():
@@ -518,6 +526,10 @@ def test_a_change_stored_without_its_sheet_is_rendered_where_it_is_pushed(tmp_pa
                 idempotency_key="no-sheet",
             )
         look()
+        assert hub_of(other).wait(tokens(other, token).id, 2, 0) is None, "its sheet may still come: nobody is woken yet"
+        monkeypatch.setattr(live.hub, "SHEET_WAIT_SECONDS", 0.0)
+        look()
+        assert hub_of(other).wait(tokens(other, token).id, 2, 0) == 3
         renders = counted_renders(monkeypatch)
         pushed = pushed_on(other, token, 2)
     assert renders == ["render"]
@@ -529,16 +541,16 @@ def test_a_notification_carries_the_sheet_only_while_it_fits_in_postgresqls_payl
     sheet = Message.of(event("<p>" + "Anna Ben Cleo " * 50 + "</p>", event_id=3))
     shipped = Shipped("token", "de", sheet.deflated)
     payload = notice(7, 3, shipped)
-    assert read_notice(payload) == (7, 3, shipped) and shipped.text() == sheet.text
+    assert read_notice(payload) == Notice(7, 3, shipped) and shipped.text() == sheet.text
     monkeypatch.setattr(models.shipped, "NOTIFY_PAYLOAD_LIMIT", len(payload))
     assert notice(7, 3, shipped) == "7:3"
-    assert read_notice("7:3") == (7, 3, None)
+    assert read_notice("7:3") == Notice(7, 3)
 
 
 def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(
     client: FlaskClient, live_app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Rendering the pushed sheet while the tap is stored must never cost the tap: it counts, and nothing is shipped."""
+    """Rendering the pushed sheet after the tap was stored must never cost the tap: it counts, and it is announced without a sheet."""
     token = crossed_twice(client)
 
     def broken(game: Game, viewer: Viewer, state: Folded) -> tuple[int, str, str]:
@@ -546,7 +558,7 @@ def test_a_tap_whose_sheet_cannot_be_rendered_is_stored_all_the_same(
 
     monkeypatch.setattr(views.table.stream, "live_sheet", broken)
     tap(client, token, "pass", player="Ben", round="0")
-    assert "could not be rendered with the tap" in caplog.text
+    assert "could not be rendered after the tap" in caplog.text
     with live_app.app_context():
         game = db.session.scalars(select(Game).where(Game.token == token)).one()
         assert folded(game).version == 3

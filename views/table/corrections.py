@@ -4,14 +4,14 @@ The form is filled in with what is stored (and any change a link asks for: the r
 tap made for a round already over links here with that tap) and says which change it was filled in from
 (``seen``, read as every form that moves something reads it: ``views.table.taps.posted_seen``);
 saving it records one correction event. If that round or day changed since (the
-rules decide what counts: ``rules.history.changed_since``), the save is refused with 409 and
+rules decide what counts: ``rules.history.changed_between``), the save is refused with 409 and
 the form keeps what was typed, beside the round or day as it stands now. A correction the
 rules refuse answers 422 with the form as it was filled in, so nothing typed is lost.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from urllib.parse import urlencode
@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 from flask import abort, request, url_for
 from werkzeug.wrappers import Response
 
-from models import Folded, Game, StaleError, folded
-from rules.games import GameRules, TableEvent
-from rules.history import changed_since, finished_part
+from models import Before, Folded, Game, Precondition, StaleError, folded
+from rules.games import GameRules
+from rules.history import changed_between, finished_part
 from rules.json_value import JSON
 from views.pages.render import game_page, go_to
 from views.pages.viewers import Viewer
@@ -74,15 +74,15 @@ def refused_fix(how: Correction[T, V], state: Folded, token: str, index: int, as
     return Fix(f"{url_for(how.endpoint, token=token, number=index + 1)}?{urlencode(fields)}", how.fix_text(index + 1))
 
 
-def unchanged_since(setup: Mapping[str, JSON], index: int, seen: int) -> Callable[[Sequence[TableEvent]], None]:
+def unchanged_since(index: int, seen: int) -> Precondition:
     """Return a precondition refusing a correction of round or day ``index`` if it changed after change ``seen``.
 
     It runs inside the guarded step that appends, so two corrections made on the same state
     cannot both pass: saving the second would silently overwrite the first.
     """
 
-    def unchanged(events: Sequence[TableEvent]) -> None:
-        if changed_since(setup, events, index, seen):
+    def unchanged(before: Before) -> None:
+        if changed_between(before.table_at(seen), before.state.table, index):
             raise StaleError(f"{index + 1} changed after change {seen}")
 
     return unchanged
@@ -108,7 +108,7 @@ def correct_finished(game: Game, viewer: Viewer, number: int, how: Correction[T,
                     viewer,
                     how.event,
                     {how.position: index, "record": written},
-                    precondition=unchanged_since(game.setup, index, seen),
+                    precondition=unchanged_since(index, seen),
                 ).problems
             )
         except StaleError:

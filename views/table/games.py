@@ -7,14 +7,11 @@ record in and out, ``views.results.records``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from models import StaleError
-from rules.games import TableEvent
+from models import Before, StaleError
 from rules.history import UNDO, superseded
 from views.pages.forms import is_whole
 from views.pages.limits import creating
@@ -66,8 +63,8 @@ def undo(token: str) -> BaseResponse:
         unnamed = gettext("This undo does not say which change it takes back. Tap undo on the sheet again.")
         return render(game, viewer, problems=[unnamed], status=422)
 
-    def still_last(events: Sequence[TableEvent]) -> None:
-        if superseded(events, int(target)):
+    def still_last(before: Before) -> None:
+        if superseded(before.history, int(target)):
             raise StaleError(f"change {target} is no longer the last one")
 
     try:

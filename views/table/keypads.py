@@ -92,7 +92,7 @@ def record_hand(
     after the keypad opened.
     """
     try:
-        problems = record_tap(game, viewer, "hand", payload, precondition=unmoved_since(game, seen, hand)).problems
+        problems = record_tap(game, viewer, "hand", payload, precondition=unmoved_since(seen, hand)).problems
     except StaleError:
         return [], 409
     return list(problems), 422 if problems else 200

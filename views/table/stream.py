@@ -32,7 +32,7 @@ from sqlalchemy import func, select
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from live import KEEPALIVE, Framing, Message, Pushes, StreamRefused, Update, event, hub_of
-from models import Event, Folded, Game, Shipped, db, folded
+from models import Event, Folded, Game, Shipped, announce, db, folded
 from views.pages.forms import is_whole
 from views.pages.language import current_language
 from views.pages.viewers import Viewer, shared_viewer
@@ -86,38 +86,25 @@ def pushes_of(app: Flask) -> Pushes:
     return hub_of(app).pushes
 
 
-class Shipping:
-    """Renders the sheet a tap leaves, while it is being stored, once for its answer, this process's streams and every other's.
+def publish(game: Game, viewer: Viewer, state: Folded) -> Update | None:
+    """Render the sheet a stored change left, once, and announce the change with it: the tapper's answer and every phone's push.
 
-    ``append_events`` calls it with the game as the tap leaves it, before the commit, and stores
-    what it returns with the change (``models.shipped``); a tap that had to be checked again
-    (another phone took its number) is rendered again, so only the committed version's update counts.
+    It runs after the change was committed, so no lock waits for the render. The update is the one
+    every phone at the viewer's address and language shares (``Viewer.shared``); this process's
+    streams take it from ``Pushes``, the other processes from the announcement (``models.announce``).
+    A render that fails announces the change without its sheet: the tap is stored, and each phone
+    fetches its sheet itself.
     """
-
-    def __init__(self, game: Game, viewer: Viewer) -> None:
-        self.game = game
-        self.shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
-        self.update: Update | None = None
-        self.rendered: Folded | None = None
-        """The state the update was rendered from: ``append_events`` returns that very value when it stored it."""
-
-    def __call__(self, state: Folded) -> Shipped | None:
-        """Render the sheet at ``state``; a render that fails ships nothing, and the tap is stored all the same."""
-        self.update = self.rendered = None
-        try:
-            version, sheet, data = live_sheet(self.game, self.shared, state)
-        except Exception:  # the answer renders again and shows the error; the tap must not be lost to it
-            current_app.logger.exception("live: the sheet could not be rendered with the tap")
-            return None
-        self.update, self.rendered = Update(version, sheet, Message.of(event(data, event_id=version))), state
-        return Shipped(self.shared.address, self.shared.language, self.update.message.deflated)
-
-    def stored(self, state: Folded) -> Update | None:
-        """Return the update rendered for the stored ``state`` (a retried tap that counted before has none), kept for this process's streams."""
-        if self.update is None or self.rendered is not state:
-            return None
-        pushes_of(current_app._get_current_object()).offer(self.shared.address, self.shared.language, self.update)  # type: ignore[attr-defined]
-        return self.update
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    shared = shared_viewer(viewer.address, editable=viewer.editable, language=viewer.language)
+    try:
+        update = pushes_of(app).update(shared.address, shared.language, state.version, lambda: live_sheet(game, shared, state))
+    except Exception:  # the answer renders again and shows the error; the tap is stored all the same
+        app.logger.exception("live: the sheet could not be rendered after the tap")
+        announce(game.id, state.version, None)
+        return None
+    announce(game.id, update.version, Shipped(shared.address, shared.language, update.message.deflated))
+    return update
 
 
 def _looked_up(app: Flask, token: str, language: str) -> Callable[[], tuple[int, str, str]]:

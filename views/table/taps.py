@@ -13,15 +13,14 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from live import Update
-from models import Folded, Game, KeyReusedError, StaleError, append_events, folded
-from rules.games import Table, TableEvent
-from rules.history import part_changed_since
+from models import Before, Folded, Game, KeyReusedError, Precondition, StaleError, append_events, folded
+from rules.games import Table
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from views.pages.forms import is_whole
 from views.pages.viewers import DEVICE_COOKIE, Viewer
 from views.table.sheets import Fix, render
-from views.table.stream import Shipping, shared_sheet
+from views.table.stream import publish, shared_sheet
 
 DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
 MAX_KEY_LENGTH = 64
@@ -46,32 +45,38 @@ def tap_key() -> str:
     return key
 
 
-def posted_seen(version: int) -> int:
+def posted_seen(version: int | None = None) -> int:
     """Return ``seen`` of a form that moves something in the game: the number of the newest change it was made on.
 
     Without it nobody can tell whether another phone moved the same thing meanwhile, and a
-    number beyond the game's newest change (``version``) names a state the game never had:
-    either is refused (400) before anything is stored.
+    number beyond the game's newest change (``version``, or the history ``unmoved_since`` sees)
+    names a state the game never had: either is refused (400) before anything is stored.
     """
     posted = request.form.get("seen", "")
     if not is_whole(posted):
         abort(400, description=gettext("This form does not say which state of the game it was made on. Reload the sheet and try again."))
-    if int(posted) > version:
-        abort(400, description=gettext("This form names a state of the game that never was. Reload the sheet and try again."))
+    if version is not None:
+        _refuse_a_state_that_never_was(int(posted), version)
     return int(posted)
 
 
-def unmoved_since(game: Game, seen: int, part: Callable[[Table[Any]], object]) -> Callable[[Sequence[TableEvent]], None]:
+def _refuse_a_state_that_never_was(seen: int, version: int) -> None:
+    if seen > version:
+        abort(400, description=gettext("This form names a state of the game that never was. Reload the sheet and try again."))
+
+
+def unmoved_since(seen: int, part: Callable[[Table[Any]], object]) -> Precondition:
     """Return a precondition refusing a tap (``StaleError``) when what it moves (``part`` of the game) changed after change ``seen``.
 
     It runs inside the guarded step that appends, so two phones moving the same thing from the
-    same state cannot both pass. Changes to anything else leave the tap valid; with none at
-    all since ``seen`` there is nothing to compare, and the tap costs what any other does.
+    same state cannot both pass. The game as the tap's sheet showed it is one of the last few
+    kept (``Before.table_at``), so the check folds nothing; changes to anything else leave the tap
+    valid, and with none at all since ``seen`` there is nothing to compare.
     """
-    setup = game.setup
 
-    def unmoved(events: Sequence[TableEvent]) -> None:
-        if events and events[-1].seq > seen and part_changed_since(setup, events, seen, part):
+    def unmoved(before: Before) -> None:
+        _refuse_a_state_that_never_was(seen, before.version)
+        if before.version > seen and part(before.table_at(seen)) != part(before.state.table):
             raise StaleError(f"moved after change {seen}")
 
     return unmoved
@@ -112,7 +117,7 @@ class Tapped:
     state: Folded
     problems: tuple[str, ...] = ()
     rendered: Update | None = None
-    """The sheet every phone at the address is pushed, if the tap rendered it while it was stored."""
+    """The sheet every phone at the address is pushed, as the tap rendered it once it was stored."""
     overtaken: Overtaken | None = None
     """Set when another phone moved the same thing meanwhile: nothing was stored, the player chooses."""
 
@@ -123,7 +128,7 @@ def record_tap(
     kind: str,
     payload: Mapping[str, JSON],
     *,
-    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+    precondition: Precondition | None = None,
 ) -> Tapped:
     """Append a tap to the game's history; return the game as it then stands, and why the tap was refused, if it was.
 
@@ -140,18 +145,18 @@ def record_taps(
     viewer: Viewer,
     changes: Sequence[tuple[str, Mapping[str, JSON]]],
     *,
-    precondition: Callable[[Sequence[TableEvent]], None] | None = None,
+    precondition: Precondition | None = None,
 ) -> Tapped:
     """Append the changes one tap makes to the game's history at once, all or none; refusals as for ``record_tap``.
 
-    Each change counts once under its own key, made from the key the form carried.
+    Each change counts once under its own key, made from the key the form carried. Once stored,
+    the sheet it leaves is rendered and announced (``publish``): its answer, and every phone's push.
     """
     key = tap_key()
     keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
-    shipping = Shipping(game, viewer)
     try:
-        state = append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition, ship=shipping)
-        return Tapped(state, rendered=shipping.stored(state))
+        state = append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition)
+        return Tapped(state, rendered=publish(game, viewer, state))
     except KeyReusedError:
         refusals = [gettext("This form was already sent once with other entries. Reload the page and enter it again.")]
     except Illegal as illegal:
@@ -177,9 +182,9 @@ def record_move(
     is stored: the tap comes back overtaken, with ``theirs``, the words of the choice, for the game
     as it stands now. A late tap never replays an old intent over a newer one unasked.
     """
-    seen = posted_seen(folded(game).version)
+    seen = posted_seen()
     try:
-        return record_taps(game, viewer, changes, precondition=unmoved_since(game, seen, moves))
+        return record_taps(game, viewer, changes, precondition=unmoved_since(seen, moves))
     except StaleError:
         now = folded(game)
         fields = tuple((name, value) for name, value in request.form.items(multi=True) if name not in ("csrf_token", "key", "seen"))
