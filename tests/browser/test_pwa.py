@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from models import Event, Game, db
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import eventually, finish_round, install, settled, start_game, type_hand
+from tests.browser.taps import eventually, finish_round, install, pass_cross, settled, start_game, table_address, type_hand
+from tests.browser.test_twelve_days_phones import reveal
 from tests.conftest import PhoneMaker
 from tests.waiting import until
 
@@ -167,6 +168,77 @@ def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw
     events = pass_events(live_app, sheet)
     assert sorted(event.payload["player"] for event in events) == ["Anna", "Ben", "Cleo"]
     assert [event.idempotency_key for event in events if event.payload["player"] == "Cleo"] == [kept_key]
+
+
+KEPT_SHEET = """async ([url, selector]) => {
+  const kept = await caches.match(url);
+  if (!kept) return null;
+  const page = new DOMParser().parseFromString(await kept.text(), "text/html");
+  return [...page.querySelectorAll(`#sheet ${selector}`)].map((element) => element.textContent.trim());
+}"""
+"""What the phone keeps for offline use shows in the elements ``selector`` picks in its kept sheet (None: no copy kept)."""
+
+
+def first_visit_by_the_table_code(new_phone: PhoneMaker, live_server: str, kind: str) -> tuple[Page, Page, str]:
+    """Start a game of Anna, Ben and Cleo on Ben's phone; Anna's phone scans the table code once. Return Anna's, Ben's and the sheet.
+
+    Anna's is a fresh phone: its service worker arrives with this one visit, after the page; nothing is reloaded.
+    """
+    ben = new_phone()
+    sheet = start_game(ben, live_server, ["Anna", "Ben", "Cleo"], kind=kind)
+    table = table_address(ben, sheet, live_server)
+    ben.goto(sheet)
+    anna = new_phone()
+    with anna.expect_request(re.compile(r"/live\?")):
+        anna.goto(table)
+    anna.wait_for_url(sheet)
+    eventually(anna, "() => !!navigator.serviceWorker.controller")
+    return anna, ben, sheet
+
+
+def expect_kept(phone: Page, sheet: str, selector: str) -> None:
+    """Wait until the kept copy of the sheet shows what the page shows in ``selector``."""
+    shown = phone.locator(f"#sheet {selector}").all_text_contents()
+    until(lambda: phone.evaluate(KEPT_SHEET, [sheet, selector]) == [text.strip() for text in shown], what=f"the kept sheet to show {shown}")
+
+
+def test_a_sheet_opened_once_is_kept_offline_with_every_tap_seen_since(
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's phone opens the sheet once by its table code, taps a cross for Cleo and sees Ben's cross for Ben live; offline, a reload shows both."""
+    anna, ben, sheet = first_visit_by_the_table_code(new_phone, live_server, "auruxxx")
+    pass_cross(anna, 2)
+    settled(anna)
+    pass_cross(ben, 1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect_kept(anna, sheet, ".box.crossed")
+
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(crosses(anna, 2)).to_have_count(1)
+    expect(anna.locator(".box.crossed")).to_have_count(2)
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+    keep_picture(anna, str(screenshot_dir / "pwa-first-visit-offline-reload.png"))
+    anna.context.set_offline(False)
+
+
+def test_a_12_days_sheet_opened_once_is_kept_offline_with_every_card_seen_since(new_phone: PhoneMaker, live_server: str) -> None:
+    """Anna's phone opens the 12 Days sheet once by its table code, reveals her card and sees Ben's revealed live; offline, a reload shows both."""
+    anna, ben, sheet = first_visit_by_the_table_code(new_phone, live_server, "12days")
+    faces = anna.locator("details.reveal .card-face")
+    reveal(anna, 0, "7")
+    expect(faces.nth(0)).to_have_text("7")
+    settled(anna)
+    reveal(ben, 1, "9")
+    expect(faces.nth(1)).to_have_text("9")
+    expect_kept(anna, sheet, "details.reveal .card-face")
+
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(faces).to_have_text(["7", "9", "?"])
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+    anna.context.set_offline(False)
 
 
 def test_a_double_tap_on_the_pass_boxes_is_one_cross_and_two_taps_300_ms_apart_are_two(
