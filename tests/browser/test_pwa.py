@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Locator, Page, Route, expect
+from playwright.sync_api import APIResponse, Locator, Page, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
@@ -378,6 +378,47 @@ def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker
     other.locator(".pass-boxes").nth(1).click()
     expect(crosses(phone, 1)).to_have_count(1)
     expect(notice).to_have_count(1)
+
+
+def test_taps_made_offline_after_an_answer_that_was_on_its_way_show_the_offline_banner(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """The Wi-Fi drops while the answer to Anna's cross is on its way; it arrives, and the three taps after it wait, and say so.
+
+    The answer is held until the phone is offline, as a slow network holds it: the server counted
+    the cross, the phone is told so, and the phone is still offline.
+    """
+    phone = new_phone(service_workers="block")
+    sheet = start_game(phone, live_server, ["Anna", "Ben", "Cleo"])
+    answers: list[tuple[Route, APIResponse]] = []
+
+    def slow_wifi(route: Route) -> None:
+        """Let the server count the first cross, and hold its answer until the test lets it go; later taps go as they come."""
+        if answers:
+            route.continue_()
+        else:
+            answers.append((route, route.fetch()))
+
+    phone.route(re.compile(r"/g/[^/]+/pass$"), slow_wifi)
+    phone.locator(".pass-boxes").nth(0).click()
+    until(lambda: answers or phone.evaluate("false"), what="the answer to Anna's cross held on its way")
+    phone.context.set_offline(True)
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    route, answer = answers[0]
+    route.fulfill(response=answer)
+    expect(crosses(phone, 0)).to_have_count(1)
+    expect(phone.locator(".box[data-pending]")).to_have_count(0)
+
+    for seat in (0, 1, 2):
+        phone.locator(".pass-boxes").nth(seat).click()
+    expect(phone.locator(".box[data-pending]")).to_have_count(3)
+    expect(phone.locator("#connection")).to_contain_text("offline – 3 Änderungen warten")
+    keep_picture(phone, str(screenshot_dir / "pwa-offline-after-a-late-answer.png"))
+
+    phone.context.set_offline(False)
+    expect(phone.locator(".box.crossed:not([data-pending])")).to_have_count(4)
+    expect(phone.locator("#connection")).to_be_empty()
+    assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Anna", "Ben", "Cleo"]
 
 
 def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_once(
