@@ -969,7 +969,7 @@ def test_an_undo_names_the_event_it_undoes(driver: TableDriver, token: str) -> N
 
 @pytest.mark.parametrize(
     ("target", "message"),
-    [("99", "an undo names an earlier change of this game"), ("1", "that change was already undone")],
+    [("99", "An undo names an earlier change of this game"), ("1", "That change was already undone")],
     ids=["unknown event", "already undone"],
 )
 def test_undo_of_a_change_that_cannot_be_undone_is_refused(driver: TableDriver, token: str, target: str, message: str) -> None:

@@ -100,7 +100,7 @@ def test_more_copies_than_the_deck_holds_are_refused(plain_app: Flask, plain_cli
     post(plain_client, token, "card", day="0", player="B", card="2")
     response = post(plain_client, token, "card", day="0", player="C", card="2")
     assert response.status_code == 422
-    assert problems(response) == ["the deck has 2 of card 2, but this day shows 3"]
+    assert problems(response) == ["The deck has 2 of card 2, but this day shows 3"]
     assert event_count(plain_app) == 2
 
 
@@ -111,7 +111,7 @@ def test_a_card_for_an_unknown_player_or_a_finished_day_is_refused(plain_app: Fl
     before = event_count(plain_app)
     late = post(plain_client, token, "card", day="0", player="A", card="4")
     assert late.status_code == 422
-    assert problems(late) == ["day 1 is finished; day 2 is being played"]
+    assert problems(late) == ["Day 1 is finished; day 2 is being played"]
     assert event_count(plain_app) == before
 
 
@@ -181,7 +181,7 @@ def test_final_hands_complete_the_game_with_majorities(plain_app: Flask, plain_c
     assert post(plain_client, token, "final-hand/1", **{"count-11": "11", "count-1": "1", "action": "save"}).status_code == 303
     over = post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-1": "1", "count-9": "1", "action": "save"})
     assert over.status_code == 422
-    assert problems(over) == ["the deck has 1 of card 1, but the hands hold 2"]
+    assert problems(over) == ["The deck has 1 of card 1, but the hands hold 2"]
     assert post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-9": "2", "action": "save"}).status_code == 303
     result = record.scored(stored(plain_app, token).game)["result"]
     assert result["complete"] is True and result["bonus"] == {"A": 12, "B": 12, "C": 19}
