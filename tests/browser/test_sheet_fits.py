@@ -265,7 +265,10 @@ def test_numbers_grow_with_the_text_like_everything_else(
                 if behind:
                     problems.append(f"{name} at {text}: {len(behind)} numbers do not grow with the text, e.g. {behind[0]}")
                 problems += [f"{name} at {text}: {problem}" for problem in sideways_scroll(page)]
-            keep_picture(page, str(screenshot_dir / f"fit-grown-{name.replace(' ', '-').replace(',', '')}-{width}px-200pct.png"))
+            keep_picture(
+                page.locator("#sheet .pad-wrap").first,
+                str(screenshot_dir / f"fit-grown-{name.replace(' ', '-').replace(',', '')}-{width}px-200pct.png"),
+            )
     finally:
         context.close()
     assert not problems, "\n".join(problems)
