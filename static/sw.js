@@ -119,19 +119,28 @@ self.addEventListener("install", (event) => {
 
 // A sheet page hands over each newer state it shows (static/js/app.js): that page becomes the kept
 // copy of its address, so an offline reload shows what the phone saw last, not what it first loaded.
+// A page loaded before this worker took control (a phone's first visit) was never kept: asked to
+// (keepPage), the worker fetches it once, so that there is a copy to keep the sheet in.
+async function keepPage(event, url) {
+  if (await caches.match(url, { cacheName: SHEETS })) return;
+  const [, done] = sheets.handleAll({ event, request: new Request(url, { credentials: "same-origin" }) });
+  await done;
+}
+
+async function keepSheet(url, html, headers) {
+  const cache = await caches.open(SHEETS);
+  await cache.put(url, new Response(html, { status: 200, headers }));
+}
+
 self.addEventListener("message", (event) => {
-  const { keepSheet, html, headers } = event.data || {};
+  const { keepPage: page, keepSheet: sheet, html, headers } = event.data || {};
   const reply = () => event.ports[0] && event.ports[0].postMessage(true);
-  if (typeof keepSheet !== "string" || typeof html !== "string") return reply();
-  const url = new URL(keepSheet);
-  if (!isSheet({ request: new Request(url), url })) return reply();
-  event.waitUntil(
-    caches
-      .open(SHEETS)
-      .then((cache) => cache.put(url, new Response(html, { status: 200, headers })))
-      .catch(() => {})
-      .finally(reply),
-  );
+  const address = page ?? sheet;
+  const url = typeof address === "string" ? new URL(address) : null;
+  if (!url || !isSheet({ request: new Request(url), url })) return reply();
+  const kept = typeof page === "string" ? keepPage(event, url) : typeof html === "string" ? keepSheet(url, html, headers) : null;
+  if (!kept) return reply();
+  event.waitUntil(kept.catch(() => {}).finally(reply));
 });
 
 // Caches of earlier versions of this worker (not Workbox's own) go when the new one takes over.

@@ -142,39 +142,59 @@ document.addEventListener("htmx:after:swap", () => {
   refreshWaiting = false;
 });
 
-// The phone keeps the last copy of each sheet for offline use (static/sw.js). Every sheet that
-// arrives on the page (pushed after another phone's tap, or answering a tap here) replaces the sheet
-// in that copy at once, with its own time (data-as-of): the copy is the newest state this phone
-// has seen, even when the network is gone a moment later. It is the sheet as the server sent it
-// (with this phone's token and keys), never the page with its waiting taps drawn in: those stay in
-// the outbox (static/js/outbox.js), which draws them again on the reloaded copy.
+// The phone keeps the last copy of each sheet for offline use (static/sw.js). The sheet the page shows
+// is kept as soon as the worker controls the page, and every sheet that arrives on it (pushed after
+// another phone's tap, or answering a tap here) replaces the sheet in that copy at once, with its own
+// time (data-as-of): the copy is the newest state this phone has seen, even when the network is gone
+// a moment later. On a phone's first visit the page comes before its worker, so the worker fetches the
+// page once to have a copy to keep the sheet in. The kept sheet is the one the server sent (with this
+// phone's token and keys), never the page with its waiting taps drawn in: those stay in the outbox
+// (static/js/outbox.js), which draws them again on the reloaded copy.
+let shownSheet = document.getElementById("sheet")?.outerHTML; // read before any script marks a waiting tap on it
 let keeping = Promise.resolve();
 
-function keepSheet(html) {
-  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+function askWorker(worker, message) {
+  const reply = new MessageChannel();
+  const answered = new Promise((resolve) => (reply.port1.onmessage = resolve));
+  worker.postMessage(message, [reply.port2]);
+  return answered;
+}
+
+function keepShownSheet() {
   const address = location.href.split("#")[0];
-  if (!worker || !window.caches) return;
+  if (!shownSheet || !navigator.serviceWorker || !window.caches) return;
   keeping = keeping
     .then(async () => {
-      const kept = await caches.match(address);
-      if (!kept) return; // not a kept sheet (a keypad, a form), or kept only after its next full load
+      const worker = navigator.serviceWorker.controller;
+      if (!worker) return;
+      let kept = await caches.match(address);
+      if (!kept) {
+        await askWorker(worker, { keepPage: address });
+        kept = await caches.match(address);
+      }
+      if (!kept) return; // not a sheet's address (the TV's), or no network to fetch the page
       const page = new DOMParser().parseFromString(await kept.text(), "text/html");
       const old = page.getElementById("sheet");
       if (!old) return;
-      old.outerHTML = html;
+      old.outerHTML = shownSheet;
       const headers = [...kept.headers].filter(([name]) => !["content-length", "content-encoding"].includes(name));
-      const reply = new MessageChannel();
-      const stored = new Promise((resolve) => (reply.port1.onmessage = resolve));
-      worker.postMessage({ keepSheet: address, html: `<!doctype html>\n${page.documentElement.outerHTML}`, headers }, [reply.port2]);
-      await stored;
+      await askWorker(worker, { keepSheet: address, html: `<!doctype html>\n${page.documentElement.outerHTML}`, headers });
     })
     .catch(() => {});
+}
+
+if (navigator.serviceWorker) {
+  navigator.serviceWorker.addEventListener("controllerchange", keepShownSheet);
+  keepShownSheet();
 }
 
 document.addEventListener("htmx:before:swap", (event) => {
   for (const task of event.detail.tasks || []) {
     const arriving = task.fragment && task.target && task.target.id === "sheet" && task.fragment.querySelector("#sheet");
-    if (arriving) keepSheet(arriving.outerHTML);
+    if (arriving) {
+      shownSheet = arriving.outerHTML;
+      keepShownSheet();
+    }
   }
 });
 

@@ -311,7 +311,9 @@
       }
       return { notice: [texts.failed, []] };
     }
-    setTrouble(null);
+    // The server answered, but the answer may have been on its way when the phone lost its network: then
+    // the phone is offline all the same, and the taps after it wait (pump sends nothing until "online").
+    setTrouble(navigator.onLine ? null : "offline");
     if (response.ok) return { html };
     if (response.status === 400 && !tap.renewed) {
       // Most likely the form's token ran out while the sheet stood still: once more with a fresh one.

@@ -44,10 +44,8 @@ def eventually(phone: Page, script: str, arg: object = None, timeout: float = 10
 
 
 def install(phone: Page) -> None:
-    """Wait until the service worker controls the page and has kept it (as a phone that opened the sheet once)."""
-    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    phone.wait_for_function("!!navigator.serviceWorker.controller", timeout=WAIT)
-    phone.reload()  # the first visit came before the worker: now the sheet goes through it and is kept
+    """Wait until the service worker controls the page and has kept it, as on a phone that opened the sheet once."""
+    eventually(phone, "() => !!navigator.serviceWorker.controller")
     eventually(phone, "(url) => caches.match(url).then((kept) => !!kept)", phone.url)
 
 

@@ -109,6 +109,7 @@ def test_a_keypad_left_open_while_another_phone_closes_the_round_says_so_and_lea
     closed = ben.locator("#keypad .keypad-closed")
     expect(closed).to_contain_text("nicht gespeichert")
     expect(closed).to_contain_text("7, 4")
+    expect(closed).to_contain_text("Ein anderes Handy hat die Hand von Anna als 5 Punkte gespeichert.")
     expect(ben.locator("#keypad .keys")).to_have_count(0)
     expect(ben.locator("h1")).to_have_text("Hand von Anna")
     keep_picture(ben, str(screenshot_dir / "hand-2-round-closed-meanwhile.png"), full_page=True)

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Locator, Page, Route, expect
+from playwright.sync_api import APIResponse, Locator, Page, Route, expect
 from sqlalchemy import select
 
 from models import Event, Game, db
 from tests.browser.pictures import keep_picture
-from tests.browser.taps import eventually, finish_round, install, settled, start_game, type_hand
+from tests.browser.taps import eventually, finish_round, install, pass_cross, settled, start_game, table_address, type_hand
+from tests.browser.test_twelve_days_phones import reveal
 from tests.conftest import PhoneMaker
 from tests.waiting import until
 
@@ -169,6 +170,77 @@ def test_a_round_played_then_reloaded_offline_shows_the_last_state_the_phone_saw
     assert [event.idempotency_key for event in events if event.payload["player"] == "Cleo"] == [kept_key]
 
 
+KEPT_SHEET = """async ([url, selector]) => {
+  const kept = await caches.match(url);
+  if (!kept) return null;
+  const page = new DOMParser().parseFromString(await kept.text(), "text/html");
+  return [...page.querySelectorAll(`#sheet ${selector}`)].map((element) => element.textContent.trim());
+}"""
+"""What the phone keeps for offline use shows in the elements ``selector`` picks in its kept sheet (None: no copy kept)."""
+
+
+def first_visit_by_the_table_code(new_phone: PhoneMaker, live_server: str, kind: str) -> tuple[Page, Page, str]:
+    """Start a game of Anna, Ben and Cleo on Ben's phone; Anna's phone scans the table code once. Return Anna's, Ben's and the sheet.
+
+    Anna's is a fresh phone: its service worker arrives with this one visit, after the page; nothing is reloaded.
+    """
+    ben = new_phone()
+    sheet = start_game(ben, live_server, ["Anna", "Ben", "Cleo"], kind=kind)
+    table = table_address(ben, sheet, live_server)
+    ben.goto(sheet)
+    anna = new_phone()
+    with anna.expect_request(re.compile(r"/live\?")):
+        anna.goto(table)
+    anna.wait_for_url(sheet)
+    eventually(anna, "() => !!navigator.serviceWorker.controller")
+    return anna, ben, sheet
+
+
+def expect_kept(phone: Page, sheet: str, selector: str) -> None:
+    """Wait until the kept copy of the sheet shows what the page shows in ``selector``."""
+    shown = phone.locator(f"#sheet {selector}").all_text_contents()
+    until(lambda: phone.evaluate(KEPT_SHEET, [sheet, selector]) == [text.strip() for text in shown], what=f"the kept sheet to show {shown}")
+
+
+def test_a_sheet_opened_once_is_kept_offline_with_every_tap_seen_since(
+    new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
+) -> None:
+    """Anna's phone opens the sheet once by its table code, taps a cross for Cleo and sees Ben's cross for Ben live; offline, a reload shows both."""
+    anna, ben, sheet = first_visit_by_the_table_code(new_phone, live_server, "auruxxx")
+    pass_cross(anna, 2)
+    settled(anna)
+    pass_cross(ben, 1)
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect_kept(anna, sheet, ".box.crossed")
+
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(crosses(anna, 1)).to_have_count(1)
+    expect(crosses(anna, 2)).to_have_count(1)
+    expect(anna.locator(".box.crossed")).to_have_count(2)
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+    keep_picture(anna, str(screenshot_dir / "pwa-first-visit-offline-reload.png"))
+    anna.context.set_offline(False)
+
+
+def test_a_12_days_sheet_opened_once_is_kept_offline_with_every_card_seen_since(new_phone: PhoneMaker, live_server: str) -> None:
+    """Anna's phone opens the 12 Days sheet once by its table code, reveals her card and sees Ben's revealed live; offline, a reload shows both."""
+    anna, ben, sheet = first_visit_by_the_table_code(new_phone, live_server, "12days")
+    faces = anna.locator("details.reveal .card-face")
+    reveal(anna, 0, "7")
+    expect(faces.nth(0)).to_have_text("7")
+    settled(anna)
+    reveal(ben, 1, "9")
+    expect(faces.nth(1)).to_have_text("9")
+    expect_kept(anna, sheet, "details.reveal .card-face")
+
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(faces).to_have_text(["7", "9", "?"])
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline – Stand von \d\d:\d\d$"))
+    anna.context.set_offline(False)
+
+
 def test_a_double_tap_on_the_pass_boxes_is_one_cross_and_two_taps_300_ms_apart_are_two(
     new_phone: PhoneMaker, live_app: Flask, live_server: str
 ) -> None:
@@ -306,6 +378,47 @@ def test_a_refusal_made_online_stays_after_the_live_update(new_phone: PhoneMaker
     other.locator(".pass-boxes").nth(1).click()
     expect(crosses(phone, 1)).to_have_count(1)
     expect(notice).to_have_count(1)
+
+
+def test_taps_made_offline_after_an_answer_that_was_on_its_way_show_the_offline_banner(
+    new_phone: PhoneMaker, live_app: Flask, live_server: str, screenshot_dir: Path
+) -> None:
+    """The Wi-Fi drops while the answer to Anna's cross is on its way; it arrives, and the three taps after it wait, and say so.
+
+    The answer is held until the phone is offline, as a slow network holds it: the server counted
+    the cross, the phone is told so, and the phone is still offline.
+    """
+    phone = new_phone(service_workers="block")
+    sheet = start_game(phone, live_server, ["Anna", "Ben", "Cleo"])
+    answers: list[tuple[Route, APIResponse]] = []
+
+    def slow_wifi(route: Route) -> None:
+        """Let the server count the first cross, and hold its answer until the test lets it go; later taps go as they come."""
+        if answers:
+            route.continue_()
+        else:
+            answers.append((route, route.fetch()))
+
+    phone.route(re.compile(r"/g/[^/]+/pass$"), slow_wifi)
+    phone.locator(".pass-boxes").nth(0).click()
+    until(lambda: answers or phone.evaluate("false"), what="the answer to Anna's cross held on its way")
+    phone.context.set_offline(True)
+    expect(phone.locator("#connection")).to_contain_text("offline – 1 Änderung wartet")
+    route, answer = answers[0]
+    route.fulfill(response=answer)
+    expect(crosses(phone, 0)).to_have_count(1)
+    expect(phone.locator(".box[data-pending]")).to_have_count(0)
+
+    for seat in (0, 1, 2):
+        phone.locator(".pass-boxes").nth(seat).click()
+    expect(phone.locator(".box[data-pending]")).to_have_count(3)
+    expect(phone.locator("#connection")).to_contain_text("offline – 3 Änderungen warten")
+    keep_picture(phone, str(screenshot_dir / "pwa-offline-after-a-late-answer.png"))
+
+    phone.context.set_offline(False)
+    expect(phone.locator(".box.crossed:not([data-pending])")).to_have_count(4)
+    expect(phone.locator("#connection")).to_be_empty()
+    assert sorted(event.payload["player"] for event in pass_events(live_app, sheet)) == ["Anna", "Anna", "Ben", "Cleo"]
 
 
 def test_a_tap_that_meets_a_timeout_or_a_server_error_is_sent_again_and_counted_once(

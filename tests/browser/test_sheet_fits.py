@@ -1,9 +1,10 @@
-"""Every number and name on a sheet stays whole: at 360 px with six or eight players, and at 150 and 200 % text.
+"""Every number, name and card on a sheet stays whole: at 360 px with six or eight players, and at 150 and 200 % text.
 
-A number broken over two lines ("21" / "4") or a name cut mid-word ("Maxi" / "mili…") is
-measured, not looked at: each number's text is laid out on one line (its text's client
-rects share one line box) inside its own cell, and each name's words are each on one line
-and shown whole (nothing clipped).
+A number broken over two lines ("21" / "4"), a name or a card cut mid-word ("Maxi" / "mili…",
+"Sant" / "a") is measured, not looked at: each number's text is laid out on one line (its
+text's client rects share one line box) inside its own cell, each name's and card's words are
+each on one line, and names are shown whole (nothing clipped). Numbers grow with the text as
+everything else does.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
-from tests.browser.checks import redrawn, small_targets
+from tests.browser.checks import redrawn, sideways_scroll, small_targets
 from tests.browser.pictures import keep_picture
 
 pytestmark = pytest.mark.browser
@@ -87,6 +88,18 @@ EIGHT_PLAYER_DAYS = {
 }
 """8 Players: eight names in eight narrow columns, "+10" to "+11"."""
 
+EIGHT_PLAYERS_CLAUS = {
+    "game": "12days",
+    "variant": "8players",
+    "players": EIGHT,
+    "days": [
+        {"played": dict(zip(EIGHT, ["santa", 3, 5, 7, 2, 9, 11, 12])), "gift_to": EIGHT[2]},
+        {"played": dict(zip(EIGHT, [2, "mrs_claus", 4, 6, 8, 10, 12, 1])), "gift_to": EIGHT[3]},
+        {"played": dict(zip(EIGHT, [12, 12, 10, 9, "santa", 1, 3, 5])), "gift_to": EIGHT[0]},
+    ],
+}
+"""8 Players with the cards on the pad: "Santa" and "Mrs. Claus" in eight narrow columns, days of the open game."""
+
 NUMBERS = """
 () => {
   const broken = [];
@@ -141,6 +154,20 @@ NAMES = """
       if (lines.size > 1) cut.push(`"${word}" of "${name}" is broken over ${lines.size} lines`);
     }
   }
+  for (const card of document.querySelectorAll("#sheet .pad .played")) {
+    const label = card.textContent.trim();
+    const text = card.firstChild;
+    let start = 0;
+    for (const word of label.split(" ")) {
+      const at = card.textContent.indexOf(word, start);
+      start = at + word.length;
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top + rect.height / 2)));
+      if (lines.size > 1) cut.push(`card "${word}" is broken over ${lines.size} lines`);
+    }
+  }
   return cut;
 }
 """
@@ -158,6 +185,7 @@ def sheets(browser: Browser, playwright: Playwright, live_server: str) -> Iterat
         ("12 Days, five players", FIVE_PLAYER_DAYS),
         ("8 Nights", EIGHT_NIGHTS),
         ("8 Players", EIGHT_PLAYER_DAYS),
+        ("8 Players, cards", EIGHT_PLAYERS_CLAUS),
     ):
         answer = page.request.post(f"{live_server}/import", data=json.dumps(record), headers={"Content-Type": "application/json"})
         assert answer.status == 201, answer.text()
@@ -192,11 +220,54 @@ def test_no_number_breaks_and_no_name_is_cut(
     try:
         for name, url in sheets.items():
             found = looked_at(page, url, text=text)
-            found += [problem for problem in small_targets(page) if name != "8 Players"]
+            found += [problem for problem in small_targets(page) if not name.startswith("8 Players")]
             problems += [f"{name}: {problem}" for problem in found]
             label = f"{size['width']}px" + (f"-{text.rstrip('%')}pct" if text else "")
             keep_picture(
                 page.locator("#sheet .pad-wrap").first, str(screenshot_dir / f"fit-{name.replace(' ', '-').replace(',', '')}-{label}.png")
+            )
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+NUMBER_SIZES = """
+() => [...document.querySelectorAll("#sheet .pad .points, #sheet .pad .total, #sheet .pad tfoot td")]
+  .filter((element) => /[0-9]/.test(element.textContent))
+  .map((element) => parseFloat(getComputedStyle(element).fontSize))
+"""
+
+
+@pytest.mark.parametrize("width", [360, 412])
+def test_numbers_grow_with_the_text_like_everything_else(
+    browser: Browser, playwright: Playwright, sheets: dict[str, str], width: int, screenshot_dir: Path
+) -> None:
+    """At 150 and 200 % text every score and total is at least 1.5 and 2 times its size at 100 %, and the page still does not scroll sideways.
+
+    The pad may grow wider than the screen for it; it then scrolls sideways by itself, the page around it does not.
+    """
+    context = browser.new_context(**{**playwright.devices["Pixel 7"], "viewport": {"width": width, "height": 839}}, locale="de-DE")
+    page = context.new_page()
+    problems: list[str] = []
+    try:
+        for name, url in sheets.items():
+            page.goto(url)
+            page.locator("#sheet .pad").first.wait_for()
+            redrawn(page)
+            normal = page.evaluate(NUMBER_SIZES)
+            for text, scale in (("150%", 1.5), ("200%", 2.0)):
+                page.evaluate("size => { document.documentElement.style.fontSize = size; }", text)
+                redrawn(page)
+                grown = page.evaluate(NUMBER_SIZES)
+                behind = [
+                    f"{before:.1f} → {after:.1f} px" for before, after in zip(normal, grown, strict=True) if after < 0.97 * scale * before
+                ]
+                if behind:
+                    problems.append(f"{name} at {text}: {len(behind)} numbers do not grow with the text, e.g. {behind[0]}")
+                problems += [f"{name} at {text}: {problem}" for problem in sideways_scroll(page)]
+            keep_picture(
+                page.locator("#sheet .pad-wrap").first,
+                str(screenshot_dir / f"fit-grown-{name.replace(' ', '-').replace(',', '')}-{width}px-200pct.png"),
             )
     finally:
         context.close()

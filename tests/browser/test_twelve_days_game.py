@@ -300,7 +300,7 @@ def test_a_standard_game_by_taps(live_server: str, phone: Page, screenshot_dir: 
     table.play_day(10, 10, 10, 10)
     result = table.check()
     assert result["lost"] == 12
-    expect(phone.locator(".lost")).to_be_visible()
+    expect(phone.locator(".latest")).to_contain_text("Punkte sind verloren")
     expect(phone.locator("details.reveal")).to_have_count(0)
     expect(phone.locator("a.hand-button")).to_have_count(4)
     table.shot("after-day-12-hands-needed")

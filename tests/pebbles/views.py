@@ -159,6 +159,7 @@ STONES_KEYPAD: Keypad[rules.PebblesTable, Stones] = Keypad(
     written=lambda entry, action, player, form: ({"player": player, "stones": entry.count}, []),
     part=lambda table, player, form: table.game.hands.get(player),
     theirs=lambda table, entry, player, action, form: f"Another phone saved {table.game.hands.get(player, 0)} stones for {player}.",
+    held=lambda table, player, form: f"{table.game.hands[player]} stones" if player in table.game.hands else None,
     shown=lambda entry, table, action: {"stones": entry.count, "most": rules.MAX_STONES},
 )
 """The stones keypad: one more, one less, save."""

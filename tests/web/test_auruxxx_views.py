@@ -205,7 +205,7 @@ def test_pass_for_a_finished_round_is_refused(driver: TableDriver, token: str) -
     before = driver.events(token)
     response = driver.post(token, "pass", round="0", player="Ben")
     assert response.status_code == 422
-    assert driver.problems() == ["round 1 is finished; round 2 is being played"]
+    assert driver.problems() == ["Round 1 is finished; round 2 is being played"]
     assert driver.events(token) == before
 
 
@@ -213,7 +213,7 @@ def test_pass_for_a_round_not_begun_is_refused(driver: TableDriver, plain_app: F
     """A cross for a later round answers 422 and writes nothing."""
     response = driver.post(token, "pass", round="1", player="Ben")
     assert response.status_code == 422
-    assert driver.problems() == ["round 2 has not begun; round 1 is being played"]
+    assert driver.problems() == ["Round 2 has not begun; round 1 is being played"]
     assert event_count(plain_app) == 0
 
 
@@ -326,8 +326,8 @@ def test_finish_under_htmx_navigates_back_to_the_sheet(driver: TableDriver, toke
 @pytest.mark.parametrize(
     ("golden12", "message"),
     [
-        ("0", "the finisher ends the round with 1 to 5 Golden 12 (got 0)"),
-        ("6", "the deck has only 5 Golden 12 (got 6)"),
+        ("0", "The finisher ends the round with 1 to 5 Golden 12 (got 0)"),
+        ("6", "The deck has only 5 Golden 12 (got 6)"),
         ("", "Tap how many Golden 12 ended the round."),
         ("-1", "Tap how many Golden 12 ended the round."),
     ],
@@ -348,7 +348,18 @@ def test_refused_finish_under_htmx_is_the_finish_fragment(driver: TableDriver, t
     response = driver.post(token, "finish", headers={**HTMX, **EN}, round="0", player="Ben", golden12="0")
     assert response.status_code == 422
     assert_fragment(response, "finish")
-    assert driver.problems() == ["the finisher ends the round with 1 to 5 Golden 12 (got 0)"]
+    assert driver.problems() == ["The finisher ends the round with 1 to 5 Golden 12 (got 0)"]
+
+
+def test_the_two_card_key_is_named_with_typographic_quotes(driver: TableDriver, token: str) -> None:
+    """The keypad's "2" (draw two) key reads “2” in English and „2“ in German, never with a typewriter's straight quotes."""
+    finish(driver, token, 0, "Ben")
+    english = driver.get(token, "hand/0").get_data(as_text=True)
+    german = driver.get(token, "hand/0", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'value="add:two" class="key key--two">“2”</button>' in english
+    assert 'value="add:two" class="key key--two">„2“</button>' in german
+    for page in (english, german):
+        assert '"2"' not in page and "&#34;2&#34;" not in page
 
 
 def test_finish_by_a_player_who_already_counted_a_hand_is_refused(driver: TableDriver, token: str) -> None:
@@ -896,7 +907,7 @@ def test_a_correction_of_another_round_meanwhile_is_no_conflict(driver: TableDri
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"golden12": "9"}, "the deck has only 5 Golden 12 (got 9)"),
+        ({"golden12": "9"}, "The deck has only 5 Golden 12 (got 9)"),
         ({"passes-0": "4"}, "at most 3 passes per round (got 4)"),
     ],
     ids=["golden12 9", "4 passes"],
@@ -958,7 +969,7 @@ def test_an_undo_names_the_event_it_undoes(driver: TableDriver, token: str) -> N
 
 @pytest.mark.parametrize(
     ("target", "message"),
-    [("99", "an undo names an earlier change of this game"), ("1", "that change was already undone")],
+    [("99", "An undo names an earlier change of this game"), ("1", "That change was already undone")],
     ids=["unknown event", "already undone"],
 )
 def test_undo_of_a_change_that_cannot_be_undone_is_refused(driver: TableDriver, token: str, target: str, message: str) -> None:

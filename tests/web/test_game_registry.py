@@ -74,7 +74,7 @@ def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
     assert take(client, token, 0, "Ben").status_code == 303
     refused = take(client, token, 0, "Cleo")
     assert refused.status_code == 422
-    assert "round 1 is finished; round 2 is being played" in refused.get_data(as_text=True)
+    assert "Round 1 is finished; round 2 is being played" in refused.get_data(as_text=True)
     assert client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"}).status_code == 404
     assert take(client, token, 1, "Cleo").status_code == 303
     assert client.post(f"/g/{token}/undo", data={"event": "2"}).status_code == 303

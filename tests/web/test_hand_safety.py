@@ -142,6 +142,26 @@ def test_a_hand_saved_after_another_phone_closed_the_round_says_so_and_stores_no
     assert version_of(plain_app, token) == before, "nothing was stored"
 
 
+def test_a_closed_keypad_says_what_the_game_holds_for_the_hand_instead(plain_app: Flask) -> None:
+    """Ben's keypads stayed open while Anna's phone saved the last hand (10): his page names it; a hand stored before they opened is named as stored."""
+    anna, ben = plain_app.test_client(), plain_app.test_client()
+    token = auruxxx_finisher_known(anna)
+    finisher = folded_finisher(plain_app, token)
+    (early, early_name), (last, last_name) = [(seat, name) for seat, name in enumerate(["Anna", "Ben", "Cleo"]) if name != finisher]
+    assert save_seat(anna, token, early, 4).status_code == 303
+    opened = seen_of(ben.get(f"/g/{token}/hand/{last}"))
+    assert save_seat(anna, token, last, 10).status_code == 303
+
+    overtaken = ben.post(f"/g/{token}/hand/{last}", data={"round": "0", "seen": opened, "action": "save-points", "points": "9"}, headers=EN)
+    assert overtaken.status_code == 409
+    assert f"Another phone saved {last_name}'s hand as 10 points." in overtaken.get_data(as_text=True)
+    stored = ben.post(f"/g/{token}/hand/{early}", data={"round": "0", "seen": opened, "action": "add:n7", "cards": ""}, headers=EN)
+    assert stored.status_code == 409
+    page = stored.get_data(as_text=True)
+    assert f"{early_name}'s hand as stored: 4 points." in page
+    assert "Another phone saved" not in page
+
+
 def version_of(app: Flask, token: str) -> int:
     """Return the number of the game's newest change."""
     with app.app_context():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Flask
@@ -9,6 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from models import SeatClaim, db
+from tests.examples import finished_auruxxx, twelve_days
 from tests.web.driver import start, tap
 from tests.web.evenings import PLAYERS, contexts, game_of, rematch
 from tests.web.states import tokens
@@ -49,6 +51,16 @@ def test_a_new_phone_is_asked_who_holds_it_and_the_answer_marks_its_seat(plain_a
     assert "This phone: Ben" in page and "Who is holding this phone?" not in page
     sheet = page[page.index('<section id="sheet"') :]
     assert "This phone" not in sheet and "data-my-seat" not in sheet, "what is this phone's stays out of the shared sheet"
+
+
+def test_a_finished_game_asks_no_phone_who_holds_it(plain_app: Flask) -> None:
+    """An imported finished game, opened on a phone for the first time: its result, and no seat question (the rematch asks)."""
+    for record in (finished_auruxxx(), twelve_days(hands=True)):
+        phone = plain_app.test_client()
+        imported = phone.post("/import", data=json.dumps(record), content_type="application/json")
+        page = plain_app.test_client().get(str(imported.json["location"]), headers=EN).get_data(as_text=True)  # type: ignore[index]
+        assert 'class="result"' in page
+        assert "Who is holding this phone?" not in page and "seat-picker" not in page
 
 
 def test_the_seat_is_changeable_and_skippable(plain_app: Flask, plain_client: FlaskClient) -> None:

@@ -100,7 +100,7 @@ def test_more_copies_than_the_deck_holds_are_refused(plain_app: Flask, plain_cli
     post(plain_client, token, "card", day="0", player="B", card="2")
     response = post(plain_client, token, "card", day="0", player="C", card="2")
     assert response.status_code == 422
-    assert problems(response) == ["the deck has 2 of card 2, but this day shows 3"]
+    assert problems(response) == ["The deck has 2 of card 2, but this day shows 3"]
     assert event_count(plain_app) == 2
 
 
@@ -111,7 +111,7 @@ def test_a_card_for_an_unknown_player_or_a_finished_day_is_refused(plain_app: Fl
     before = event_count(plain_app)
     late = post(plain_client, token, "card", day="0", player="A", card="4")
     assert late.status_code == 422
-    assert problems(late) == ["day 1 is finished; day 2 is being played"]
+    assert problems(late) == ["Day 1 is finished; day 2 is being played"]
     assert event_count(plain_app) == before
 
 
@@ -142,14 +142,15 @@ def test_quick_mode_and_the_pot(plain_app: Flask, plain_client: FlaskClient, tok
 
 
 def test_an_unwon_last_day_is_shown_as_lost(plain_app: Flask, plain_client: FlaskClient, token: str) -> None:
-    """Days 11 and 12 unwon: 23 points go to nobody, and the sheet says so."""
+    """Days 11 and 12 unwon: 23 points go to nobody, and the sheet says so, once."""
     for day in range(10):
         post(plain_client, token, "taken", day=str(day), player="A")
     post(plain_client, token, "taken", day="10", player="")
     post(plain_client, token, "taken", day="11", player="")
     page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    assert "Days 11 and 12 went to nobody: 23 points are lost." in page
-    assert "Day 12: nobody wins: days 11 and 12 go to nobody, 23 points are lost" in page
+    shown = re.sub(r'<p class="explain">.*?</p>', "", page, flags=re.S)  # each score's explanation, opened by a tap
+    assert shown.count("points are lost") == 1, "the loss is said once"
+    assert '<p class="latest" role="status">Day 12: nobody wins: days 11 and 12 go to nobody, 23 points are lost</p>' in shown
     assert "waits in the pot" not in page.split("Day 12:")[-1], "an unwon last day waits for nobody"
     assert record.scored(stored(plain_app, token).game)["result"]["lost"] == 23
 
@@ -180,7 +181,7 @@ def test_final_hands_complete_the_game_with_majorities(plain_app: Flask, plain_c
     assert post(plain_client, token, "final-hand/1", **{"count-11": "11", "count-1": "1", "action": "save"}).status_code == 303
     over = post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-1": "1", "count-9": "1", "action": "save"})
     assert over.status_code == 422
-    assert problems(over) == ["the deck has 1 of card 1, but the hands hold 2"]
+    assert problems(over) == ["The deck has 1 of card 1, but the hands hold 2"]
     assert post(plain_client, token, "final-hand/2", **{"count-10": "10", "count-9": "2", "action": "save"}).status_code == 303
     result = record.scored(stored(plain_app, token).game)["result"]
     assert result["complete"] is True and result["bonus"] == {"A": 12, "B": 12, "C": 19}

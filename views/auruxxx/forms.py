@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from models import Game
 from rules.auruxxx import AURUXXX
@@ -152,6 +152,15 @@ def _their_hand(table: AuruxxxTable, entry: TappedHand, player: str, action: str
     )
 
 
+def _held_hand(table: AuruxxxTable, player: str, form: Mapping[str, str]) -> str | None:
+    """Return the points of the player's hand the game holds for the keypad's round, or None if none is entered."""
+    held = hand_in(table, player, posted_round(form))
+    if held is None:
+        return None
+    points = hand_points(held, table.game.house_rules)
+    return str(ngettext("%(num)s point", "%(num)s points", points))
+
+
 def _shown_hand(entry: TappedHand, table: AuruxxxTable, action: str) -> dict[str, object]:
     """Return what the keypad page shows: the round, the cards tapped, their sum and the keys."""
     return {
@@ -175,6 +184,7 @@ HAND_KEYPAD: Keypad[AuruxxxTable, TappedHand] = Keypad(
     written=_written_hand,
     part=lambda table, player, form: hand_in(table, player, posted_round(form)),
     theirs=_their_hand,
+    held=_held_hand,
     shown=_shown_hand,
 )
 """The hand keypad: a key per card, or the hand's counted total typed in."""

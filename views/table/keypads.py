@@ -18,9 +18,10 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 from flask import abort, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from models import Game, StaleError, folded
+from models import Before, Folded, Game, StaleError, folded
 from rules.games import GameRules, Table
 from rules.json_value import JSON
+from views.pages.forms import is_whole
 from views.pages.render import game_page, go_to
 from views.pages.viewers import Viewer
 from views.table.drafts import draft_key, draft_of, drop_draft, keep_draft
@@ -70,8 +71,20 @@ class Keypad(Generic[T, E]):
     """The player's hand in the game (for the version check): (table, player, form)."""
     theirs: Callable[[T, E, str, str, Mapping[str, str]], str]
     """The words of the conflict box after a 409: (table now, entry, player, button, form)."""
+    held: Callable[[T, str, Mapping[str, str]], str | None]
+    """The player's hand the game holds for the keypad's round, in words ("10 points"), or None: (table now, player, form)."""
     shown: Callable[[E, T, str], Mapping[str, object]]
     """What the page shows of the entry besides the shared parts: (entry, table, button pressed)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """The hand a closed keypad's player has in the game instead of what this phone tapped."""
+
+    hand: str
+    """In words: "10 points"."""
+    overtaken: bool
+    """Whether another phone saved it after the keypad opened (else it was stored before and left as it was)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +123,7 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
             return redirect(url_for("games.sheet", token=game.token), code=303)
         if request.form.get("action", "") == "discard":
             return go_to(url_for("games.sheet", token=game.token), viewer.fragment)
-        return _closed(game, viewer, how, table, player, seat)
+        return _closed(game, viewer, how, now, table, player, seat)
     draft = draft_key(game, seat, how.position(table))
     problems: list[str] = []
     status = 200
@@ -158,8 +171,8 @@ def enter_hand(game: Game, viewer: Viewer, seat: int, how: Keypad[T, E]) -> Resp
     return _keypad(game, viewer, how, entry, table, player, seat, seen, problems, status, None, restored, action)
 
 
-def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], table: T, player: str, seat: int) -> Response:
-    """Answer a key or a save that came after another phone moved the game on: say so, show what was not stored, lead to the sheet.
+def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], now: Folded, table: T, player: str, seat: int) -> Response:
+    """Answer a key or a save that came after another phone moved the game on: say so, show what was not stored and what is, lead to the sheet.
 
     409, in the keypad's own place: swapping the sheet in here would leave a page without its
     heading or live stream at the keypad's address, and a redirect would drop the tapped cards unsaid.
@@ -179,8 +192,22 @@ def _closed(game: Game, viewer: Viewer, how: Keypad[T, E], table: T, player: str
         conflict=None,
         problems=[],
         closed=True,
+        held=_held_instead(game, how, now, table, player),
         **how.shown(entry, table, ""),
     )
+
+
+def _held_instead(game: Game, how: Keypad[T, E], now: Folded, table: T, player: str) -> Held | None:
+    """Return what the game holds for a closed keypad's hand instead of this phone's, or None where it holds none."""
+    hand = how.held(table, player, request.form)
+    if hand is None:
+        return None
+    seen = request.form.get("seen", "")
+
+    def part(folded_table: Table[Any]) -> object:
+        return how.part(how.rules.typed(folded_table), player, request.form)
+
+    return Held(hand, not is_whole(seen) or part(Before(game, now).table_at(int(seen))) != part(now.table))
 
 
 def _keypad(

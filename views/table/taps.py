@@ -87,6 +87,15 @@ def say(problem: Problem) -> str:
     return str(gettext(problem.template)).format(**problem.params)
 
 
+def as_sentence(text: str) -> str:
+    """Return a refusal standing on its own as a sentence: the rules word a problem as a line of a record's check, from a small letter.
+
+    >>> as_sentence("round 1 is finished; round 2 is being played")
+    'Round 1 is finished; round 2 is being played'
+    """
+    return text[:1].upper() + text[1:]
+
+
 def subject(place: str, players: Sequence[str]) -> str | None:
     """Return the player a problem's place is about ("rounds[0].hands.Ben.points" is about Ben), if any.
 
@@ -164,7 +173,7 @@ def record_taps(
         refusals = []
         for problem in illegal.problems:
             who = subject(problem.place, players)
-            refusals.append(f"{who}: {say(problem)}" if who else say(problem))
+            refusals.append(f"{who}: {say(problem)}" if who else as_sentence(say(problem)))
     return Tapped(folded(game), tuple(refusals))
 
 

@@ -84,14 +84,20 @@ def _written_cards(entry: CountedCards, action: str, player: str, form: Mapping[
     return {"player": player, "cards": [parse_card(token) for token, count in entry.counts.items() for _ in range(count)]}, []
 
 
-def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, action: str, form: Mapping[str, str]) -> str:
-    """Return the words of the choice after another phone saved this final hand: its cards counted, highest first ("4 × 12, 11")."""
+def _held_cards(table: TwelveDaysTable, player: str, form: Mapping[str, str]) -> str | None:
+    """Return the player's final hand as the game holds it, its cards counted, highest first ("4 × 12, 11"), or None if none is entered."""
     counted = Counter(table.hands.get(player, ()))
     cards = ", ".join(
         f"{count} × {card_label(card)}" if count > 1 else card_label(card)
         for card, count in sorted(counted.items(), key=lambda item: card_value(item[0]), reverse=True)
     )
-    return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards or "–"))
+    return cards or None
+
+
+def _their_cards(table: TwelveDaysTable, entry: CountedCards, player: str, action: str, form: Mapping[str, str]) -> str:
+    """Return the words of the choice after another phone saved this final hand: its cards counted, highest first."""
+    cards = _held_cards(table, player, form) or "–"
+    return str(gettext("Another phone saved the hand of %(name)s meanwhile: %(cards)s.", name=player, cards=cards))
 
 
 def _shown_cards(entry: CountedCards, table: TwelveDaysTable, action: str) -> dict[str, object]:
@@ -120,6 +126,7 @@ FINAL_HAND_KEYPAD: Keypad[TwelveDaysTable, CountedCards] = Keypad(
     written=_written_cards,
     part=lambda table, player, form: final_hand(table, player),
     theirs=_their_cards,
+    held=_held_cards,
     shown=_shown_cards,
 )
 """The final-hand keypad: a count per card value; a final hand can be entered at any time."""

@@ -257,7 +257,6 @@ class Sheet:
     pot_text: str
     gift_question: str
     """What a Claus winner is asked: to whom the day goes, with the pot if one waits."""
-    lost_text: str
     hands_needed: bool
     hands_entered: Mapping[str, tuple[Card, ...]]
     bonus_explanations: Mapping[str, str]
@@ -388,15 +387,6 @@ def lay_out(game: Game, table: TwelveDaysTable) -> Sheet:
             "%(days)s goes to the next winner.", "%(days)s go to the next winner.", len(pot), days=calendar.days(pot, capital=True)
         )
         if pot
-        else "",
-        lost_text=ngettext(
-            "%(days)s went to nobody: %(points)s points are lost.",
-            "%(days)s went to nobody: %(points)s points are lost.",
-            len(result.days[-1].pot_after),
-            days=calendar.days(result.days[-1].pot_after, capital=True),
-            points=result.lost,
-        )
-        if result.lost
         else "",
         hands_needed=table.current is None and table.game.hands is None,
         hands_entered=table.hands,
