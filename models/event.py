@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 from blinker import Namespace
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event, insert, or_, select, text
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, and_, event, insert, or_, select, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Mapper, ORMExecuteState, Session, mapped_column
@@ -117,7 +117,7 @@ appended = Namespace().signal("appended")
 the change without asking the database."""
 
 
-class _Recent(Generic[K, V]):
+class Recent(Generic[K, V]):
     """The values of the keys used most lately, at most ``size`` of them, safe to share between requests."""
 
     def __init__(self, size: int) -> None:
@@ -167,8 +167,8 @@ class Kept:
     """
 
     def __init__(self, size: int = HISTORIES_KEPT) -> None:
-        self.histories: _Recent[GameKey, tuple[TableEvent, ...]] = _Recent(size)
-        self.tables: _Recent[GameKey, Tables] = _Recent(size)
+        self.histories: Recent[GameKey, tuple[TableEvent, ...]] = Recent(size)
+        self.tables: Recent[GameKey, Tables] = Recent(size)
 
     def keep(self, key: GameKey, version: int, table: Table[Any]) -> None:
         """Keep a game's table at ``version`` beside the newest ones (another request may have kept a newer one meanwhile)."""
@@ -244,8 +244,17 @@ def _history_and_key(game: Game, key: str | None) -> tuple[tuple[TableEvent, ...
         if seq > after:
             newer.append(TableEvent(seq, kind, payload))
     events = known + tuple(newer)
-    histories.update(cache_key, lambda kept_now: events if kept_now is None or len(events) >= len(kept_now) else kept_now)
+    _keep_history(kept(), cache_key, events)
     return events, recorded
+
+
+def _keep_history(store: Kept, key: GameKey, history: tuple[TableEvent, ...]) -> None:
+    """Keep a game's history unless a longer one is kept already (another request may have read on meanwhile)."""
+
+    def longer(kept_now: tuple[TableEvent, ...] | None) -> tuple[TableEvent, ...]:
+        return history if kept_now is None or len(history) >= len(kept_now) else kept_now
+
+    store.histories.update(key, longer)
 
 
 def _table_at(game: Game, history: Sequence[TableEvent]) -> Table[Any]:
@@ -280,6 +289,25 @@ class Folded:
     def version(self) -> int:
         """Return the number of the newest event (0 for none): what live streams and forms compare against."""
         return self.history[-1].seq if self.history else 0
+
+
+def folded_together(games: Sequence[Game]) -> list[Folded]:
+    """Return ``folded`` of several games, their newer events read in one statement for all of them (an evening's earlier games)."""
+    if not games:
+        return []
+    store = kept()
+    known = {game.id: store.histories.get(_key(game)) or () for game in games}
+    newer: dict[int, list[TableEvent]] = {game.id: [] for game in games}
+    wanted = or_(*(and_(Event.game_id == game.id, Event.seq > (known[game.id][-1].seq if known[game.id] else 0)) for game in games))
+    rows = db.session.execute(select(Event.game_id, Event.seq, Event.kind, Event.payload).where(wanted).order_by(Event.game_id, Event.seq))
+    for game_id, seq, kind, payload in rows:
+        newer[game_id].append(TableEvent(seq, kind, payload))
+    states = []
+    for game in games:
+        history = known[game.id] + tuple(newer[game.id])
+        _keep_history(store, _key(game), history)
+        states.append(Folded(history, _table_at(game, history)))
+    return states
 
 
 def folded(game: Game) -> Folded:

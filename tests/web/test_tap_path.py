@@ -137,7 +137,6 @@ def statements_of_a_pass_cross(app: Flask, client: FlaskClient, token: str, key:
     return ran
 
 
-@pytest.mark.xfail(strict=True, reason="written before the fix: every tap re-reads every earlier game of the evening")
 def test_a_tap_in_the_twentieth_game_of_an_evening_runs_as_many_statements_as_in_the_first(
     plain_app: Flask, plain_client: FlaskClient
 ) -> None:

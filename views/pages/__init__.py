@@ -9,10 +9,12 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from views.pages import errors, language
+from views.pages.render import translate_templates_quickly
 
 
 def init_app(app: Flask) -> None:
-    """Register the language switch and its hooks, and the error pages."""
+    """Register the language switch and its hooks, the templates' quick translations and the error pages."""
+    translate_templates_quickly(app)
     app.register_blueprint(language.bp)
     app.register_error_handler(HTTPException, errors.http_error)
     app.register_error_handler(InternalServerError, errors.server_error)

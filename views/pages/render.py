@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
-from flask import make_response, redirect, render_template, request, url_for
+from babel.support import NullTranslations
+from flask import Flask, make_response, redirect, render_template, request, url_for
+from flask_babel import get_translations
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
@@ -18,8 +21,32 @@ def wants_fragment() -> bool:
 
 
 def rendered(template: str, block: str, fragment: bool, **context: Any) -> str:
-    """Render ``block`` of ``template`` as a fragment, or the whole page."""
-    return render_block(template, block, **context) if fragment else render_template(template, **context)
+    """Render ``block`` of ``template`` as a fragment, or the whole page, with the reader's translations looked up once for all of it."""
+    held = _TRANSLATIONS.set(get_translations())
+    try:
+        return render_block(template, block, **context) if fragment else render_template(template, **context)
+    finally:
+        _TRANSLATIONS.reset(held)
+
+
+_TRANSLATIONS: ContextVar[NullTranslations | None] = ContextVar("translations", default=None)
+"""The translations of the page being rendered: a sheet asks for a few hundred texts, each of which would look them up again."""
+
+
+def _translations() -> NullTranslations:
+    found = _TRANSLATIONS.get()
+    return found if found is not None else get_translations()
+
+
+def translate_templates_quickly(app: Flask) -> None:
+    """Have the templates' ``_``, ``gettext`` and ``ngettext`` use the translations ``rendered`` looked up, and Flask-Babel's elsewhere."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text: _translations().ugettext(text),
+        ngettext=lambda singular, plural, number: _translations().ungettext(singular, plural, number),
+        newstyle=True,
+        pgettext=lambda context, text: _translations().upgettext(context, text),
+        npgettext=lambda context, singular, plural, number: _translations().unpgettext(context, singular, plural, number),
+    )
 
 
 def page_or_fragment(template: str, block: str, fragment: bool, *, status: int = 200, **context: Any) -> Response:

@@ -15,14 +15,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from flask import Blueprint, url_for
+from flask import Blueprint, current_app, url_for
 from flask_babel import gettext
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from models import Folded, Game, claims_at, db, folded, holder_at, stored_events
+from models import Folded, Game, Recent, claims_at, db, folded, folded_together, holder_at, stored_events
 from rules.games import GameRules, TableEvent
 from rules.history import IMPORT, NEW_ADDRESSES, REMATCH, UNDO, last_change
 from rules.json_value import JSON
+from rules.points import HalfPoints
 from views.pages.qr import for_phones, qr_svg
 from views.pages.render import game_context, page_or_fragment, rendered
 from views.pages.viewers import Viewer
@@ -241,40 +244,78 @@ def between_games(game: Game) -> bool:
 
 EARLIER_GAMES = 50
 """How far back the evening at one table is listed."""
+EARLIER_KEPT = 4096
+"""Tables whose earlier games a process keeps: one entry per game being played, as each follows its own earlier games."""
 
 
 @dataclass(frozen=True)
 class EarlierGame:
     """A game played before this one at the table, with its result: who won, and everyone's total."""
 
-    game: Game
+    read_token: str
     title: str
+    started: datetime
     winners: tuple[str, ...]
     """Empty for a game left unfinished."""
-    totals: tuple[tuple[str, str], ...]
+    totals: tuple[tuple[str, HalfPoints], ...]
     """Every player and total, best first once the game is over."""
 
+    def shown_totals(self) -> tuple[tuple[str, str], ...]:
+        """Return every player's total as the reader writes numbers."""
+        return tuple((player, shown(total)) for player, total in self.totals)
 
-def earlier_games(game: Game) -> list[EarlierGame]:
-    """Return the games played before this one at its table, most recent first, each with its result."""
-    earlier: list[EarlierGame] = []
+
+def earlier_games(game: Game) -> tuple[EarlierGame, ...]:
+    """Return the games played before this one at its table, most recent first, each with its result.
+
+    A game before the running one is over and followed, so it never changes again: the list is
+    read once per game being played (in two statements, however long the evening) and kept, and
+    a tap reads none of it again. A new game at the table has a list of its own.
+    """
+    if game.previous_id is None:
+        return ()
+    cache = _earlier_kept()
+    found = cache.get(game.previous_id)
+    if found is None:
+        found = _read_earlier(game)
+        cache.put(game.previous_id, found)
+    return found
+
+
+def _earlier_kept() -> Recent[int, tuple[EarlierGame, ...]]:
+    """Return this app's earlier games per game before the running one (made on first use, after the server forked its workers)."""
+    extensions = current_app.extensions
+    if EARLIER not in extensions:
+        extensions.setdefault(EARLIER, Recent(EARLIER_KEPT))
+    kept: Recent[int, tuple[EarlierGame, ...]] = extensions[EARLIER]
+    return kept
+
+
+EARLIER = "tischblock.earlier_games"
+
+
+def _read_earlier(game: Game) -> tuple[EarlierGame, ...]:
+    """Read the games before ``game`` at its table, with their players and histories, in two statements, and what each came to."""
+    before = db.session.scalars(
+        select(Game)
+        .options(selectinload(Game.players))
+        .where(Game.card_table_id == game.card_table_id, Game.id != game.id, Game.created_at <= game.created_at)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(EARLIER_GAMES + 1)
+    ).all()
+    by_id = {previous.id: previous for previous in before}
+    chain: list[Game] = []
     previous_id = game.previous_id
-    while previous_id is not None and len(earlier) < EARLIER_GAMES:
-        previous = db.session.get(Game, previous_id)
-        if previous is None:
-            break
-        board = scoreboard(previous)
+    while previous_id in by_id and len(chain) < EARLIER_GAMES:
+        chain.append(by_id[previous_id])
+        previous_id = by_id[previous_id].previous_id
+    earlier = []
+    for previous, state in zip(chain, folded_together(chain), strict=True):
+        board = scoreboard(previous, state)
         order = board.ranking() if board.winners else list(board.players)
-        earlier.append(
-            EarlierGame(
-                game=previous,
-                title=previous.title,
-                winners=board.winners,
-                totals=tuple((player, shown(board.totals[player])) for player in order),
-            )
-        )
-        previous_id = previous.previous_id
-    return earlier
+        totals = tuple((player, board.totals[player]) for player in order)
+        earlier.append(EarlierGame(str(previous.read_token), previous.title, previous.created_at, board.winners, totals))
+    return tuple(earlier)
 
 
 # --- Changes in words ----------------------------------------------------------------------------
