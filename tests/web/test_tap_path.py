@@ -130,9 +130,11 @@ def evening_of(client: FlaskClient, earlier: int) -> str:
 
 def statements_of_a_pass_cross(app: Flask, client: FlaskClient, token: str, key: str) -> list[str]:
     """Open the sheet as a phone does, then tap a pass cross; return the statements the tap ran."""
-    assert client.get(f"/g/{token}", headers=HTMX).status_code == 200
+    sheet = client.get(f"/g/{token}", headers=HTMX)
+    assert sheet.status_code == 200
+    seen = seen_on(sheet.get_data(as_text=True))
     with statements(app) as ran:
-        answer = client.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": key}, headers=HTMX)
+        answer = client.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": key, "seen": seen}, headers=HTMX)
     assert answer.status_code == 200 and "box crossed" in answer.get_data(as_text=True), answer.get_data(as_text=True)[-500:]
     return ran
 
