@@ -4,8 +4,9 @@ two app servers with the settings of ``tischblock.env.example``, on PostgreSQL, 
 Two Chromium phones play an AURUXXX round through it over HTTPS while the app servers come
 and go: each tap is stored once and reaches the other phone whichever server took it, one app
 server stops mid-round and the phones carry on through the other, and Caddy's health checks
-keep a server whose database is out of reach away from the phones. The stack is started once
-for the module; each test leaves both app servers running.
+keep a server whose database is out of reach away from the phones, while a client's slow, short or
+oversized body costs only its own request. The stack is started once for the module; each test
+leaves both app servers running.
 """
 
 from __future__ import annotations
@@ -13,13 +14,19 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import socket
+import ssl
 import subprocess
+import threading
 import time
 import urllib.request
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from select import select as wait_for_reading
 from typing import Any
 
 import pytest
@@ -28,7 +35,7 @@ from playwright.sync_api import expect
 from sqlalchemy import Engine, create_engine, select
 
 from models import Event, Game
-from testbed.phones import Phone
+from testbed.phones import SEEN, Phone
 from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
 from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
 from tests.conftest import PhoneMaker
@@ -291,3 +298,194 @@ def test_the_host_caddyfile_serves_the_same_proxy_with_a_certificate_from_acme()
     assert "tls" not in host["apps"], "a host name gets its certificate by ACME, Caddy's default"
     assert lan["apps"]["tls"]["automation"]["policies"][0]["issuers"] == [{"module": "internal"}]
     assert host["logging"] == lan["logging"], "both keep request addresses and headers out of Caddy's log"
+
+
+# --- Slow, short and oversized bodies (issue 36) ------------------------------------------------------------
+
+BODY_LIMIT = 1_000_000
+"""The largest body Caddy passes on (``request_body`` in ``deploy/tischblock.caddy``)."""
+DECLARED = 1000
+"""The body length a slow or short client declares and never sends in full."""
+NEW_GAME_HEAD = (
+    "POST /new/auruxxx HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {length}\r\n\r\n"
+)
+TAPS_AT_MOST = 200
+"""A bound on the rounds of taps of the two phones while the slow clients wait for their answers (and one after)."""
+
+
+@dataclass
+class Answers:
+    """What each client of a test got: its status line or what went wrong, by name."""
+
+    got: dict[str, str] = field(default_factory=dict)
+    done: threading.Event = field(default_factory=threading.Event)
+    expected: int = 0
+
+    def note(self, name: str, status: str) -> None:
+        self.got[name] = status
+        if len(self.got) >= self.expected:
+            self.done.set()
+
+
+def tls_connection(stack: Stack) -> ssl.SSLSocket:
+    """Open a connection to Caddy over HTTPS/1.1, trusting its local CA, as a phone's browser would."""
+    context = ssl.create_default_context(cafile=str(stack.caddy.root_certificate))
+    context.set_alpn_protocols(["http/1.1"])
+    raw = socket.create_connection(("127.0.0.1", stack.caddy.port), timeout=WAIT)
+    return context.wrap_socket(raw, server_hostname="127.0.0.1")
+
+
+def status_of(connection: ssl.SSLSocket) -> str:
+    """Return the status line of the answer waiting on a connection (or why there is none)."""
+    try:
+        head = connection.recv(4096)
+    except OSError as error:
+        return f"no answer: {error.__class__.__name__}"
+    return head.split(b"\r\n", 1)[0].decode(errors="replace") or "closed without an answer"
+
+
+def trickling_body(stack: Stack, answers: Answers, name: str) -> None:
+    """Send a new-game form's headers and then one byte of its body a second until an answer comes (or ``WAIT`` passes)."""
+    with tls_connection(stack) as connection:
+        connection.sendall(NEW_GAME_HEAD.format(length=DECLARED).encode() + b"player=")
+        deadline = time.monotonic() + WAIT
+        try:
+            while time.monotonic() < deadline and not wait_for_reading([connection], [], [], 1.0)[0]:
+                connection.sendall(b"A")
+        except OSError:
+            pass
+        answers.note(name, status_of(connection))
+
+
+def oversized_body(stack: Stack, answers: Answers, name: str) -> None:
+    """Send a whole body of 1.2 MB (its length declared), then read the answer."""
+    body = b"player=" + b"A" * (BODY_LIMIT * 6 // 5)
+    with tls_connection(stack) as connection:
+        try:
+            connection.sendall(NEW_GAME_HEAD.format(length=len(body)).encode() + body)
+        except OSError:
+            pass
+        answers.note(name, status_of(connection))
+
+
+def short_body(stack: Stack) -> None:
+    """Send a form's headers and a tenth of its body, then hang up: a phone that walked out of the Wi-Fi."""
+    with tls_connection(stack) as connection:
+        connection.sendall(NEW_GAME_HEAD.format(length=DECLARED).encode() + b"player=" + b"A" * (DECLARED // 10))
+
+
+def curl_upload(stack: Stack, answers: Answers, name: str, *options: str, feed: Callable[[Any], None] | None = None) -> None:
+    """POST a new-game form with curl (HTTP/2 or a chunked HTTP/1.1 body), its body fed by ``feed`` if given; note the status."""
+    command = ["curl", "--silent", "--output", "/dev/null", "--write-out", "%{http_code}", "--cacert", str(stack.caddy.root_certificate)]
+    command += [
+        "--request",
+        "POST",
+        "--header",
+        "Content-Type: application/x-www-form-urlencoded",
+        *options,
+        f"{stack.caddy.base}/new/auruxxx",
+    ]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) as curl:
+        assert curl.stdin is not None and curl.stdout is not None
+        if feed is not None:
+            try:
+                feed(curl)
+            except OSError:
+                pass
+        try:
+            curl.stdin.close()
+        except OSError:
+            pass
+        status = curl.stdout.read().decode()
+        curl.wait(WAIT)
+    answers.note(name, f"HTTP/2 {status}" if "--http2" in options else f"HTTP/1.1 {status}")
+
+
+def trickle_into(curl: Any) -> None:
+    """Write one byte of a body a second into curl's input until curl is done (it has an answer) or ``WAIT`` passes."""
+    curl.stdin.write(b"player=")
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline and curl.poll() is None and not wait_for_reading([curl.stdout], [], [], 1.0)[0]:
+        curl.stdin.write(b"A")
+        curl.stdin.flush()
+
+
+def stop_early(curl: Any) -> None:
+    """Write a tenth of the declared body into curl's input and end it there: the upload ends short."""
+    curl.stdin.write(b"player=" + b"A" * (DECLARED // 10))
+
+
+def card_tap(phone: Phone, token: str, player: str, card: int, seen: int) -> tuple[int, int]:
+    """Reveal a card for ``player`` as a sheet's htmx tap does; return the status and the newest change the answer shows."""
+    form = {"csrf_token": phone.csrf, "key": uuid.uuid4().hex, "day": 0, "player": player, "card": card, "seen": seen}
+    headers = {"HX-Request": "true", "Referer": f"{phone.base}/g/{token}"}
+    answer = phone.session.post(f"{phone.base}/g/{token}/card", data=form, headers=headers, allow_redirects=False, timeout=WAIT)
+    shown = [int(value) for value in SEEN.findall(answer.text)]
+    return answer.status_code, max(shown, default=seen)
+
+
+def test_slow_short_and_oversized_bodies_cost_only_their_own_requests(stack: Stack, tmp_path: Path) -> None:
+    """Issue 36, R1 and R2: while two phones tap, bodies that trickle are answered 408 (HTTP/1.1 and HTTP/2), bodies over
+    the limit 413 (declared or chunked), an HTTP/2 body that ends short 400, and clients that hang up mid-body get nothing:
+    every tap answers 200 throughout and after.
+
+    Caddy once counted each such body as its app server's failure and took every server out of the rotation: 503 for
+    every phone at every table."""
+    require(shutil.which("curl") is not None, "curl")
+    anna, ben = stack.phone(source="127.0.0.4"), stack.phone(source="127.0.0.5")
+    anna.get("/new/12days")
+    started = anna.post("/new/12days", {"player": PLAYERS, "variant": "standard", "action": "start"})
+    assert started.status_code == 303, started.text[:500]
+    token = started.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    for phone in (anna, ben):
+        assert phone.get(f"/g/{token}").status_code == 200
+    chunked = tmp_path / "large.txt"
+    chunked.write_bytes(b"player=" + b"A" * (BODY_LIMIT * 6 // 5))
+
+    answers = Answers()
+    clients = {
+        **{f"trickle {n}": lambda name: trickling_body(stack, answers, name) for n in range(3)},
+        "trickle over HTTP/2": lambda name: curl_upload(
+            stack, answers, name, "--http2", "--header", f"Content-Length: {DECLARED}", "--upload-file", "-", feed=trickle_into
+        ),
+        **{f"oversized {n}": lambda name: oversized_body(stack, answers, name) for n in range(2)},
+        "oversized over HTTP/2": lambda name: curl_upload(stack, answers, name, "--http2", "--data-binary", f"@{chunked}"),
+        "oversized and chunked": lambda name: curl_upload(
+            stack, answers, name, "--http1.1", "--header", "Transfer-Encoding: chunked", "--upload-file", str(chunked)
+        ),
+        "short over HTTP/2": lambda name: curl_upload(
+            stack, answers, name, "--http2", "--header", f"Content-Length: {DECLARED}", "--upload-file", "-", feed=stop_early
+        ),
+    }
+    answers.expected = len(clients)
+    threads = [threading.Thread(target=client, args=(name,), daemon=True) for name, client in clients.items()]
+    for thread in threads:
+        thread.start()
+    for _ in range(2):
+        short_body(stack)
+
+    taps: Counter[int] = Counter()
+    seen = {"Anna": 0, "Ben": 0}
+    answered = False
+    for count in range(TAPS_AT_MOST):
+        for phone, player in ((anna, "Anna"), (ben, "Ben")):
+            status, seen[player] = card_tap(phone, token, player, 2 + count % 2, max(seen.values()))
+            taps[status] += 1
+        if answered:
+            break
+        answered = answers.done.wait(0.5)
+    for thread in threads:
+        thread.join(WAIT)
+
+    assert taps == {200: sum(taps.values())}, (taps, answers.got)
+    assert answers.got == {
+        "trickle 0": "HTTP/1.1 408 Request Timeout",
+        "trickle 1": "HTTP/1.1 408 Request Timeout",
+        "trickle 2": "HTTP/1.1 408 Request Timeout",
+        "trickle over HTTP/2": "HTTP/2 408",
+        "oversized 0": "HTTP/1.1 413 Request Entity Too Large",
+        "oversized 1": "HTTP/1.1 413 Request Entity Too Large",
+        "oversized over HTTP/2": "HTTP/2 413",
+        "oversized and chunked": "HTTP/1.1 413",
+        "short over HTTP/2": "HTTP/2 400",
+    }
