@@ -13,6 +13,7 @@ from models.event import (
     appended,
     folded,
     history_of,
+    key_recorded,
     stored_events,
 )
 from models.game import CardTable, Game, Player
@@ -45,6 +46,7 @@ __all__ = [
     "games_at",
     "history_of",
     "holder_at",
+    "key_recorded",
     "last_change",
     "stored_events",
 ]
