@@ -480,6 +480,10 @@ SETTLED_RECORDS: dict[str, tuple[str, list[str] | None]] = {
         _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "Anna  Lena", "Anna Lena"]),
         ["players[4]: 'Anna Lena' counts as the same name as 'Anna  Lena'; names are unique within a game"],
     ),
+    "NaN under a key given twice": (
+        json.dumps(AURUXXX_EXAMPLE)[:-1] + ', "x": NaN, "x": 1}',
+        ["x: is given twice in one object", "x: NaN is not a JSON number"],
+    ),
     "a Cyrillic Anna beside Anna": (
         _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u0410nna"]),
         ["players[3]: '\u0410nna' counts as the same name as 'Anna'; names are unique within a game"],
