@@ -321,10 +321,14 @@ def parse(raw: JSON) -> object:
 
 
 class _Repeated(dict[str, JSON]):
-    """A decoded JSON object in which some key was given twice; the record refuses it."""
+    """A decoded JSON object in which some key was given twice; the record refuses it.
+
+    It keeps every pair as written, so what a repeated key's later value replaced is looked at too.
+    """
 
     def __init__(self, pairs: list[tuple[str, JSON]], repeated: list[str]) -> None:
         super().__init__(pairs)
+        self.pairs = pairs
         self.repeated = repeated
 
 
@@ -393,7 +397,8 @@ def _marked_problems(raw: JSON) -> Problems:
         if isinstance(value, _Repeated):
             for repeated in value.repeated:
                 found.note(at(place, repeated), N_("is given twice in one object"))
-        if isinstance(value, dict):
+            stack += [(place, inner_key, item) for inner_key, item in reversed(value.pairs)]
+        elif isinstance(value, dict):
             stack += [(place, inner_key, item) for inner_key, item in reversed(value.items())]
         else:
             stack += [(place, index, item) for index, item in reversed(list(enumerate(value)))]
@@ -409,6 +414,11 @@ def decode(text: str | bytes) -> JSON:
     Traceback (most recent call last):
     ...
     rules.problems.Illegal: a.b: is given twice in one object
+    >>> decode('{"x": NaN, "x": 1}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: x: is given twice in one object
+    x: NaN is not a JSON number
     """
     decoding = _Decoding()
     try:
