@@ -15,9 +15,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
+import textwrap
 import threading
 import time
 import urllib.request
@@ -36,7 +38,7 @@ from sqlalchemy import Engine, create_engine, select
 
 from models import Event, Game
 from testbed.phones import SEEN, Phone
-from testbed.servers import POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, free_port
+from testbed.servers import AUDIT, POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, answers, free_port
 from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
 from tests.conftest import PhoneMaker
 from tests.system.conftest import require
@@ -52,16 +54,12 @@ CREATE_PER_MINUTE = 30
 
 
 def deployed_settings(redis_url: str) -> dict[str, str]:
-    """Return the app servers' settings as ``deploy/tischblock.env.example`` gives them, with this test's Redis.
+    """Return the app servers' settings as ``deploy/tischblock.env.example`` gives them (loaded as the docs load it), with this test's Redis.
 
     The secret key and the database are the test's own (``GunicornServer`` sets them), and
     each app server runs one worker, to keep the test light.
     """
-    settings = {}
-    for line in ENV_EXAMPLE.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            name, _, value = line.partition("=")
-            settings[name.strip()] = value.strip()
+    settings = loaded_by_a_shell(ENV_EXAMPLE)
     assert {"TRUSTED_PROXIES", "SESSION_COOKIE_SECURE", "RATELIMIT_STORAGE_URI", "SECRET_KEY", "DATABASE_URL"} <= set(settings)
     for own in ("SECRET_KEY", "DATABASE_URL", "WORKERS"):
         del settings[own]
@@ -489,3 +487,197 @@ def test_slow_short_and_oversized_bodies_cost_only_their_own_requests(stack: Sta
         "oversized and chunked": "HTTP/1.1 413",
         "short over HTTP/2": "HTTP/2 400",
     }
+
+
+# --- docs/deploy.md as a host runs it (issue 32) -------------------------------------------------------------
+
+DOCS = ROOT / "docs" / "deploy.md"
+DEPLOY = ROOT / "deploy"
+CADDYFILES = ("Caddyfile", "Caddyfile.lan", "tischblock.caddy")
+SETTING = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]*)='(?P<value>[^'\"\\$`]*)'$")
+"""One setting of an env file as both a shell and systemd's ``EnvironmentFile=`` read it alike: a name, and a value in
+single quotes that holds no quote, backslash, dollar or backquote (which the two would read differently)."""
+
+
+def documented(name: str) -> str:
+    """Return the shell commands docs/deploy.md marks ``<!-- tested: name -->``, as a host copies them (a list's indent taken off)."""
+    found = re.search(rf"^( *)<!-- tested: {re.escape(name)} -->\n\1```sh\n(.*?)^\1```$", DOCS.read_text(), re.S | re.M)
+    assert found is not None, f"docs/deploy.md marks no shell block {name!r}"
+    return textwrap.dedent(found.group(2))
+
+
+def on_this_machine(commands: str, paths: dict[str, str]) -> str:
+    """Return documented commands with the host's paths and addresses replaced by this test's; each must be in them."""
+    for host, here in paths.items():
+        assert host in commands, f"the documented commands no longer name {host}:\n{commands}"
+        commands = commands.replace(host, here)
+    return commands
+
+
+def as_a_host_fills_in(example: Path, values: dict[str, str]) -> str:
+    """Return an example env file with a host's values in its lines (a commented one taken in): every name must be there."""
+    lines, filled = [], set()
+    for line in example.read_text().splitlines():
+        found = re.match(r"^#?(?P<name>[A-Z][A-Z0-9_]*)=", line)
+        if found and found.group("name") in values:
+            name = found.group("name")
+            line, _ = f"{name}='{values[name]}'", filled.add(name)
+        lines.append(line)
+    assert filled == set(values), f"{example.name} has no line for {set(values) - filled}"
+    return "\n".join(lines) + "\n"
+
+
+def loaded_by_a_shell(env_file: Path) -> dict[str, str]:
+    """Return the variables a shell sets from an env file the way docs/deploy.md loads it (``set -a; . file; set +a``)."""
+    done = subprocess.run(
+        ["bash", "-c", 'set -a; . "$1"; set +a; env -0', "load", str(env_file)],
+        env={"PATH": os.environ["PATH"]},
+        capture_output=True,
+        check=True,
+    )
+    assert done.stderr == b"", done.stderr
+    loaded = dict(entry.split("=", 1) for entry in done.stdout.decode().split("\0") if "=" in entry)
+    return {name: value for name, value in loaded.items() if name not in ("PATH", "PWD", "SHLVL", "_")}
+
+
+@pytest.mark.parametrize("example", ["caddy.env.example", "tischblock.env.example"])
+def test_the_env_files_read_the_same_to_systemd_and_to_a_shell(example: str) -> None:
+    """Issue 32: every setting of an example env file is NAME='value', which systemd's EnvironmentFile= and a shell read as
+    the same value; loaded by a shell as the docs say, the file sets exactly those (an unquoted space once set nothing)."""
+    path = DEPLOY / example
+    settings = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    assert settings and all(SETTING.match(line) for line in settings), [line for line in settings if not SETTING.match(line)]
+    expected = {match["name"]: match["value"] for match in map(SETTING.match, settings) if match}
+    assert loaded_by_a_shell(path) == expected
+
+
+@pytest.mark.parametrize("caddyfile", ["Caddyfile", "Caddyfile.lan"])
+@pytest.mark.parametrize("upstreams", [None, ""], ids=["unset", "empty"])
+def test_caddy_refuses_to_start_without_app_servers(caddyfile: str, upstreams: str | None, tmp_path: Path) -> None:
+    """Issue 32: with TISCHBLOCK_UPSTREAMS unset or empty, `caddy run` stops at once, pointing at the line that reads it,
+    instead of starting and answering 503 to every phone without a word."""
+    require(CaddyProxy.available(), "caddy")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "TISCHBLOCK_SITE": f"https://127.0.0.1:{free_port()}",
+        "TISCHBLOCK_HTTP_PORT": str(free_port()),
+        "TISCHBLOCK_CADDY_ADMIN": "off",
+    }
+    if upstreams is not None:
+        env["TISCHBLOCK_UPSTREAMS"] = upstreams
+    log = tmp_path / "caddy.log"
+    with open(log, "wb") as output:
+        caddy = subprocess.Popen(
+            ["caddy", "run", "--config", str(DEPLOY / caddyfile), "--adapter", "caddyfile"],
+            env=env,
+            cwd=tmp_path,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            until(lambda: caddy.poll() is not None or "serving initial configuration" in log.read_text(), "Caddy stopped or started")
+        finally:
+            if caddy.poll() is None:
+                caddy.terminate()
+            caddy.wait(WAIT)
+    said = log.read_text()
+    assert "serving initial configuration" not in said, "Caddy started without app servers"
+    assert caddy.returncode != 0, said[-2000:]
+    place = re.search(r"(tischblock\.caddy):(\d+)", said)
+    assert place is not None, said[-2000:]
+    assert "TISCHBLOCK_UPSTREAMS" in (DEPLOY / place.group(1)).read_text().splitlines()[int(place.group(2)) - 1]
+    if upstreams is None:
+        assert "TISCHBLOCK_UPSTREAMS" in said
+
+
+def test_the_caddyfiles_are_as_caddy_fmt_writes_them(stack: Stack) -> None:
+    """Issue 32: `caddy fmt` changes nothing in deploy/, and the running Caddy did not warn that its Caddyfile is not formatted."""
+    for name in CADDYFILES:
+        formatted = subprocess.run(["caddy", "fmt", str(DEPLOY / name)], capture_output=True, text=True, check=True).stdout
+        assert formatted == (DEPLOY / name).read_text(), name
+    assert "not formatted" not in stack.caddy.log_text()
+
+
+def test_answers_through_caddy_carry_one_server_header(stack: Stack) -> None:
+    """Issue 32: a page through Caddy says Server once (Caddy's), not Caddy's and the app server's."""
+    context = ssl.create_default_context(cafile=str(stack.caddy.root_certificate))
+    with urllib.request.urlopen(f"{stack.caddy.base}/", timeout=WAIT, context=context) as answer:
+        assert answer.headers.get_all("Server") == ["Caddy"]
+
+
+def test_the_stack_stands_up_by_hand_as_the_docs_say(stack: Stack, tmp_path: Path) -> None:
+    """Issue 32: docs/deploy.md's commands, as written, on this machine: the env files filled in as a host does and loaded
+    as the docs load them, the migration and an app server started by hand, Caddy started by hand with Caddyfile.lan, and
+    the health check with curl and Caddy's root certificate answers as the docs say it does."""
+    require(shutil.which("curl") is not None, "curl")
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    app_port, site = free_port(), f"https://127.0.0.1:{free_port()}"
+    (etc / "tischblock.env").write_text(
+        as_a_host_fills_in(
+            DEPLOY / "tischblock.env.example",
+            {
+                "SECRET_KEY": "a-long-random-string-of-this-test",
+                "DATABASE_URL": stack.database_url,
+                "RATELIMIT_STORAGE_URI": stack.settings["RATELIMIT_STORAGE_URI"],
+                "WORKERS": "1",
+            },
+        )
+    )
+    (etc / "caddy.env").write_text(
+        as_a_host_fills_in(
+            DEPLOY / "caddy.env.example",
+            {
+                "TISCHBLOCK_SITE": site,
+                "TISCHBLOCK_UPSTREAMS": f"127.0.0.1:{app_port}",
+                "TISCHBLOCK_HTTP_PORT": str(free_port()),
+                "TISCHBLOCK_CADDY_ADMIN": "off",
+            },
+        )
+    )
+    data = tmp_path / "data"
+    paths = {"/opt/tischblock": str(ROOT), "/etc/tischblock": str(etc)}
+    shell = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+    subprocess.run(
+        ["bash", "-ec", on_this_machine(documented("migrate by hand"), paths)], env=shell, cwd=tmp_path, check=True, timeout=WAIT
+    )
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for block, here, log in (
+            ("app server by hand", {**paths, "8001": str(app_port)}, tmp_path / "app.log"),
+            ("caddy by hand", {"/etc/tischblock": str(etc), "/etc/caddy/Caddyfile": str(DEPLOY / "Caddyfile.lan")}, tmp_path / "caddy.log"),
+        ):
+            with open(log, "wb") as output:
+                started.append(
+                    subprocess.Popen(
+                        ["bash", "-ec", on_this_machine(documented(block), here)],
+                        env=shell,
+                        cwd=tmp_path,
+                        stdout=output,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                )
+        root_certificate = data / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        until(lambda: answers(f"{site}/healthz", authority=root_certificate), "the stack answers through Caddy")
+        for check in ("health check by hand", "health check"):
+            commands = on_this_machine(
+                documented(check),
+                {
+                    "https://192.168.1.5": site,
+                    "/root/.local/share/caddy" if "by hand" in check else "/var/lib/caddy/.local/share/caddy": str(data / "caddy"),
+                },
+            )
+            done = subprocess.run(["bash", "-ec", commands], env=shell, capture_output=True, check=True, timeout=WAIT)
+            assert json.loads(done.stdout) == {"database": True, "status": "ok", "streams": 0}
+    finally:
+        for process in reversed(started):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+            process.wait(WAIT)
+        for log_file in (tmp_path / "app.log", tmp_path / "caddy.log"):
+            AUDIT.keep(log_file)
