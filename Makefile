@@ -24,7 +24,7 @@ apt_install = if [ "$$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi; \
 
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run build test messages chromium postgresql caddy redis-server rsvg-convert icu faq-eval bench
+.PHONY: run build test messages chromium postgresql caddy redis-server curl rsvg-convert icu faq-eval bench
 
 run: build
 	$(FLASK) db upgrade
@@ -34,7 +34,7 @@ run: build
 build: $(RUNTIME_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) rsvg-convert
 
 # The tests run on every core (pytest-xdist), a test file on one worker, so module-scoped servers start once.
-test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server rsvg-convert
+test: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql caddy redis-server curl rsvg-convert
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -116,6 +116,12 @@ caddy:
 redis-server:
 	@if ! command -v redis-server >/dev/null; then \
 		$(call apt_install,redis-server); \
+	fi
+
+# The stack's system test uploads over HTTP/2 and checks health as docs/deploy.md tells a host to: with curl.
+curl:
+	@if ! command -v curl >/dev/null; then \
+		$(call apt_install,curl); \
 	fi
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),

@@ -30,8 +30,9 @@ class Config:
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
     RATELIMIT_ENABLED = True
     """Whether the rate limits apply; tests switch them off (``TestConfig``) except where they prove one."""
-    RATELIMIT_HEADERS_ENABLED = True
-    """Flask-Limiter says on a limited route how many requests are left and, once refused, when to try again (``Retry-After``)."""
+    RATELIMIT_HEADERS_ENABLED = False
+    """Off: Flask-Limiter would put its window's reset as ``Retry-After`` on every answer of a limited route, over the
+    app's own on a 503; a refusal (429) says when to try again by itself (``views.pages.limits.retry_after``)."""
     LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "600"))
     """The longest one live stream stays open before the browser reconnects; each lives a share of it
     drawn at random (views/live.py), so 10,000 phones reconnect about 30 times a second, never in a herd."""

@@ -321,17 +321,19 @@ class Hub:
         """One SQLite tick: publish the events stored after ``last_id``; return where the next tick reads on and whether this one was full.
 
         A tap's pushed sheet is stored just after its change (``models.announce``): a watched game's
-        change found without it, stored less than ``SHEET_WAIT_SECONDS`` ago, is left for the next
-        tick rather than rendered here, so that each change is rendered once, where it was stored.
+        newest change found without it, stored less than ``SHEET_WAIT_SECONDS`` ago, is left for the
+        next tick rather than rendered here, so that each change is rendered once, where it was stored
+        (only a game's newest sheet is kept: an older change's is no longer waited for).
         The next tick reads on from there (what it reads again is published again, which changes nothing).
         """
         events = events_after(engine, last_id)
         watched = set(self._watched())
         recent = datetime.now(UTC) - timedelta(seconds=SHEET_WAIT_SECONDS)
         newest: dict[int, tuple[int, Shipped | None]] = {}
+        last_of = {game_id: version for _, game_id, version, _, _ in events}
         held: int | None = None
         for event_id, game_id, version, shipped, stored in events:
-            if shipped is None and game_id in watched and _aware(stored) > recent:
+            if shipped is None and version == last_of[game_id] and game_id in watched and _aware(stored) > recent:
                 held = event_id if held is None else held
                 continue
             if held is None:

@@ -18,6 +18,7 @@ from models.event import (
     folded,
     folded_together,
     history_of,
+    key_recorded,
     stored_events,
 )
 from models.game import CardTable, Game, Player
@@ -55,6 +56,7 @@ __all__ = [
     "games_at",
     "history_of",
     "holder_at",
+    "key_recorded",
     "last_change",
     "stored_events",
 ]

@@ -217,6 +217,12 @@ def stored_events(game: Game) -> list[Event]:
     return list(db.session.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.seq)))
 
 
+def key_recorded(game: Game, keys: Sequence[str]) -> bool:
+    """Return whether any of ``keys`` already recorded a change of the game: the tap that carries them was stored before."""
+    found = select(Event.id).where(Event.game_id == game.id, Event.idempotency_key.in_(keys)).limit(1)
+    return db.session.scalar(found) is not None
+
+
 def history_of(game: Game) -> list[TableEvent]:
     """Return a game's stored events in order, in the shape the rules fold: those read before, and newer ones from the database."""
     return list(_history_and_key(game, None)[0])

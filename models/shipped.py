@@ -43,10 +43,13 @@ class Shipped:
 
 
 class ShippedSheet(Base):
-    """The newest pushed sheet per game, address and language on SQLite: written with the change, read by the other processes' tick.
+    """The pushed sheet of a game's newest change on SQLite: written with the change, read by the other processes' tick.
 
-    One row per address and language, replaced by each change; a tick asks for it only where its
-    version is the event's.
+    A tick asks for it only where its version is the event's, and a phone that reconnects is
+    sent the sheet as it is then, so nothing else needs it once the listeners read it. SQLite
+    drops what no push can use (triggers of the migration ``eaef2158c398``): a game's older
+    sheets when a newer one is stored, any sheet older than the latest thousand (a listener's
+    tick), and the sheets of an edit address that new addresses replaced.
     """
 
     __tablename__ = "shipped_sheets"
@@ -59,15 +62,17 @@ class ShippedSheet(Base):
 
 
 def _replacing() -> Any:
-    """Return the statement that stores a game's newest pushed sheet per address and language, built once (building it costs more than running it).
+    """Return the statement that stores a game's newest pushed sheet, built once (building it costs more than running it).
 
     It is a Core statement on the table, not on the model: the session's ORM insert path would cost more than the statement.
+    It replaces a row rather than updating it, so that every stored sheet gets the next row id: the latest sheets are
+    the highest ids, which is how SQLite keeps only those.
     """
     columns = ("game_id", "address", "language", "version", "deflated")
-    statement = sqlite_insert(Base.metadata.tables[ShippedSheet.__tablename__]).values({name: bindparam(name) for name in columns})
-    return statement.on_conflict_do_update(
-        index_elements=["game_id", "address", "language"],
-        set_={"version": statement.excluded.version, "deflated": statement.excluded.deflated},
+    return (
+        sqlite_insert(Base.metadata.tables[ShippedSheet.__tablename__])
+        .prefix_with("OR REPLACE")
+        .values({name: bindparam(name) for name in columns})
     )
 
 
@@ -80,7 +85,7 @@ def ship_beside(game_id: int, version: int, shipped: Shipped) -> None:
     The sheet is rendered after its change was committed, so it is stored on its own. Its commit
     need not reach the disk before the answer goes out: the sheet can always be rendered again
     from the events, so it is written without waiting for the disk (``synchronous=NORMAL`` for this
-    one commit; the next change's commit flushes it along).
+    one commit; the next change's commit flushes it along). The game's older ones go with it (a trigger).
     """
     row = {"game_id": game_id, "address": shipped.address, "language": shipped.language, "version": version, "deflated": shipped.deflated}
     db.session.execute(_UNHURRIED)

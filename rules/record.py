@@ -28,6 +28,8 @@ MAX_DEPTH = 16
 """How deep a record may nest: far deeper than any record (six levels), far shallower than a stack."""
 _UNNAMEABLE = frozenset({"Cc", "Cs"})
 """Character categories no name may hold: control characters and lone surrogates."""
+_BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
+"""Characters that take a character's place and show nothing: the braille blank and the Hangul fillers."""
 _SPOOF_CHECKER = icu.SpoofChecker()
 """ICU's implementation of Unicode's security mechanisms (UTS #39), for the confusables skeleton."""
 
@@ -206,12 +208,22 @@ def same_name_as(name: str, others: Iterable[str]) -> str | None:
     return None
 
 
+def is_visible(character: str) -> bool:
+    """Return whether a character shows something of its own, as a name needs one to: not white space, not
+    default-ignorable, not a combining mark (which shows only on another character) and not a blank.
+
+    >>> [is_visible(ch) for ch in ("A", "\u00e9", "\u0301", "\u2800", "\u3164", "\u200b", "\U0001f600")]
+    [True, True, False, False, False, False, True]
+    """
+    return not is_invisible(character) and not unicodedata.category(character).startswith("M") and character not in _BLANKS
+
+
 def name_problems(place: str, value: JSON) -> list[Problem]:
     """Return why a value cannot be a player's name: 1–40 characters, no space at either end, no control character.
 
     Joiners, emoji and no-break spaces are ordinary characters; only Unicode's control
-    characters and lone surrogates (categories Cc and Cs) are refused, and a name of
-    nothing but invisible characters.
+    characters and lone surrogates (categories Cc and Cs) are refused, and a name without
+    a visible character (``is_visible``): spaces, joiners, combining marks and blanks alone.
 
     >>> name_problems("players[0]", "\U0001f468\u200d\U0001f373"), name_problems("players[0]", "Jean\u00a0Luc")
     ([], [])
@@ -233,7 +245,7 @@ def name_problems(place: str, value: JSON) -> list[Problem]:
         ]
     if any(unicodedata.category(ch) in _UNNAMEABLE for ch in value):
         return [problem(place, N_("a player's name cannot contain control characters"))]
-    if all(is_invisible(ch) for ch in value):
+    if not any(is_visible(ch) for ch in value):
         return [problem(place, N_("a player's name needs at least one visible character"))]
     if trimmed_name(value) != value:
         return [problem(place, N_("a player's name cannot begin or end with a space"))]
@@ -309,10 +321,14 @@ def parse(raw: JSON) -> object:
 
 
 class _Repeated(dict[str, JSON]):
-    """A decoded JSON object in which some key was given twice; the record refuses it."""
+    """A decoded JSON object in which some key was given twice; the record refuses it.
+
+    It keeps every pair as written, so what a repeated key's later value replaced is looked at too.
+    """
 
     def __init__(self, pairs: list[tuple[str, JSON]], repeated: list[str]) -> None:
         super().__init__(pairs)
+        self.pairs = pairs
         self.repeated = repeated
 
 
@@ -381,7 +397,8 @@ def _marked_problems(raw: JSON) -> Problems:
         if isinstance(value, _Repeated):
             for repeated in value.repeated:
                 found.note(at(place, repeated), N_("is given twice in one object"))
-        if isinstance(value, dict):
+            stack += [(place, inner_key, item) for inner_key, item in reversed(value.pairs)]
+        elif isinstance(value, dict):
             stack += [(place, inner_key, item) for inner_key, item in reversed(value.items())]
         else:
             stack += [(place, index, item) for index, item in reversed(list(enumerate(value)))]
@@ -397,6 +414,11 @@ def decode(text: str | bytes) -> JSON:
     Traceback (most recent call last):
     ...
     rules.problems.Illegal: a.b: is given twice in one object
+    >>> decode('{"x": NaN, "x": 1}')
+    Traceback (most recent call last):
+    ...
+    rules.problems.Illegal: x: is given twice in one object
+    x: NaN is not a JSON number
     """
     decoding = _Decoding()
     try:

@@ -8,7 +8,8 @@ answered 503 with ``Retry-After`` and closed, so one address (a script, a broken
 take every connection a worker has while the other phones play on.
 
 Behind a reverse proxy (``TRUSTED_PROXIES`` above 0) every connection comes from the proxy,
-which reads the slow clients itself (deploy/): the cap per address is off there unless set.
+which limits each phone's connections itself (deploy/): the cap per address is off there unless
+set. The time limit on a body stays: Caddy passes HTTP/2 and HTTP/3 bodies on as they come.
 """
 
 from __future__ import annotations

@@ -225,6 +225,18 @@ def test_start_keeps_joiners_and_refuses_the_same_name_in_other_letters(plain_ap
     assert stored_game(plain_app, token_of(response))[1] == tuple(names)
 
 
+def test_start_refuses_a_name_without_a_visible_base_character(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Issue 36, R5: a combining accent alone, a braille blank or marks over a Hangul filler show no character of their
+    own: no name, as record-format.md says; an accented name is one."""
+    response = submit(plain_client, ["Anna", "\u0301", "\u2800", "\u3164\u0301"])
+    assert response.status_code == 422
+    assert problems(response) == ["a player's name needs at least one visible character"] * 3
+    assert game_count(plain_app) == 0
+    response = submit(plain_client, ["Anna", "Zoe\u0301"])
+    assert response.status_code == 303
+    assert stored_game(plain_app, token_of(response))[1] == ("Anna", "Zoe\u0301")
+
+
 def test_start_stores_the_default_house_rules(plain_app: Flask, plain_client: FlaskClient) -> None:
     """Without choices the game gets the rulebook's defaults."""
     _, _, rules, _, _ = stored_game(plain_app, token_of(submit(plain_client, ["Anna", "Ben"])))

@@ -460,6 +460,30 @@ SETTLED_RECORDS: dict[str, tuple[str, list[str] | None]] = {
         _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u200b"]),
         ["players[3]: a player's name needs at least one visible character"],
     ),
+    "a name of only a combining accent": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u0301"]),
+        ["players[3]: a player's name needs at least one visible character"],
+    ),
+    "a name of only a braille blank": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u2800"]),
+        ["players[3]: a player's name needs at least one visible character"],
+    ),
+    "a name of combining marks over a Hangul filler": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u3164\u0301\u0308"]),
+        ["players[3]: a player's name needs at least one visible character"],
+    ),
+    "an accented name, and one that begins with a combining mark": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "Zoe\u0301", "\u0301Emil"]),
+        None,
+    ),
+    "a name with a run of spaces beside the same name with one": (
+        _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "Anna  Lena", "Anna Lena"]),
+        ["players[4]: 'Anna Lena' counts as the same name as 'Anna  Lena'; names are unique within a game"],
+    ),
+    "NaN under a key given twice": (
+        json.dumps(AURUXXX_EXAMPLE)[:-1] + ', "x": NaN, "x": 1}',
+        ["x: is given twice in one object", "x: NaN is not a JSON number"],
+    ),
     "a Cyrillic Anna beside Anna": (
         _with(AURUXXX_EXAMPLE, players=["Anna", "Ben", "Cleo", "\u0410nna"]),
         ["players[3]: '\u0410nna' counts as the same name as 'Anna'; names are unique within a game"],

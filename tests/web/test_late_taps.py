@@ -100,6 +100,31 @@ def test_clearing_the_day_takes_back_only_the_cards_the_sheet_showed(driver: Tab
     assert driver.table(token).current.played == {"Anna": 7, "Ben": 5}
 
 
+@pytest.mark.parametrize(
+    ("cleared", "revealed_after"),
+    [(["Anna", "Ben"], ["Cleo", "Anna"]), (["Anna", "Ben"], ["Cleo"]), (["Anna"], ["Ben", "Cleo"])],
+    ids=["two cleared, two revealed after", "two cleared, one revealed after", "one cleared, two revealed after"],
+)
+@pytest.mark.parametrize("headers", [None, HTMX], ids=["plain form", "htmx"])
+def test_a_resent_clear_answers_as_the_first_did_after_another_phone_revealed_cards(
+    driver: TableDriver, cleared: list[str], revealed_after: list[str], headers: dict[str, str] | None
+) -> None:
+    """Issue 36, R4: quick mode's clear was stored, its answer got lost, and the phone sends it again with its key after
+    another phone revealed cards: it counts once and answers the sheet as it is now, never a refusal or a choice."""
+    token = driver.start("12days", variant="standard")
+    for player in cleared:
+        driver.tap(token, "card", day="0", player=player, card="7")
+    made_on = version(driver, token)
+    driver.tap(token, "clear-day", day="0", seen=made_on, key="clear-1")
+    for player in revealed_after:
+        driver.tap(token, "card", day="0", player=player, card="5")
+    before = driver.events(token)
+    resent = driver.post(token, "clear-day", headers=headers, day="0", seen=made_on, key="clear-1")
+    assert resent.status_code == (200 if headers else 303), driver.problems()
+    assert driver.events(token) == before
+    assert driver.table(token).current.played == dict.fromkeys(revealed_after, 5)
+
+
 @pytest.mark.parametrize("seen", [None, "", "latest", "-1"])
 def test_a_move_without_the_state_it_was_made_on_is_refused(driver: TableDriver, seen: str | None) -> None:
     """A figure tap or a hand without ``seen`` (or with one that is no number) answers 400 with a reason: no check is skipped."""

@@ -7,12 +7,15 @@ are cleared before every test.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
 from app import create_app
@@ -205,3 +208,46 @@ def test_a_dead_limit_store_does_not_break_starting_a_game(limited_app: Flask, t
             assert client.post("/new/auruxxx", data=START).status_code == 303
     finally:
         init_limiter(limited_app)
+
+
+def _database_down(*args: Any, **kwargs: Any) -> Any:
+    """Stand in for a statement to a database that cannot be reached."""
+    raise OperationalError("SELECT 1", {}, ConnectionRefusedError("the database is down"))
+
+
+def test_retry_after_is_said_on_refusals_only_and_a_database_outage_keeps_the_apps_own(
+    limited_app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36, R3: an answer of a limited route that lets the request through (a start's 303, an import's 201, a
+    rearranged form's 200, a join page) says nothing about trying again; a 429 says when; a 503 while the database
+    is away says the app's own 5 s, whatever the limit's window holds."""
+    token = start(client, "auruxxx")
+    passed = {
+        "start": client.post("/new/auruxxx", data=START),
+        "rearranged form": client.post("/new/auruxxx", data={"player": PLAYERS, "action": "down:0"}),
+        "import": client.post("/import", json=RECORD),
+        "join page": client.get(f"/g/{token}/join"),
+    }
+    assert {name: (answer.status_code, answer.headers.get("Retry-After")) for name, answer in passed.items()} == {
+        "start": (303, None),
+        "rearranged form": (200, None),
+        "import": (201, None),
+        "join page": (200, None),
+    }
+    for _ in range(28):
+        client.post("/new/auruxxx", data=START)
+    assert_limited(client.post("/new/auruxxx", data=START))
+
+    monkeypatch.setattr(Session, "execute", _database_down)
+    monkeypatch.setattr(Session, "commit", _database_down)
+    elsewhere = {"REMOTE_ADDR": "192.0.2.8"}
+    outage = {
+        "start": client.post("/new/auruxxx", data=START, headers=EN, environ_base=elsewhere),
+        "import": client.post("/import", json=RECORD, headers=EN, environ_base=elsewhere),
+        "join page": client.get(f"/g/{token}/join", headers=EN, environ_base=elsewhere),
+    }
+    assert {name: (answer.status_code, answer.headers.get("Retry-After")) for name, answer in outage.items()} == {
+        "start": (503, "5"),
+        "import": (503, "5"),
+        "join page": (503, "5"),
+    }

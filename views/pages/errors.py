@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
 from models import db
+from views.pages.limits import retry_after
 from views.pages.render import page_or_fragment, wants_fragment
 
 TEMPLATE = "errors/error.html"
@@ -82,6 +83,8 @@ def http_error(error: HTTPException) -> Response | HTTPException:
     for name, value in error.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
+    if code == 429:
+        response.headers["Retry-After"] = str(retry_after())
     if code == 413:
         # The body was refused unread: on a kept-alive connection its bytes would be taken for the next request.
         response.headers["Connection"] = "close"

@@ -7,6 +7,9 @@ on a sheet are not limited: a table taps fast, and a tap only ever adds to one g
 
 from __future__ import annotations
 
+import math
+import time
+
 from flask import request
 from flask.wrappers import Response
 
@@ -29,6 +32,14 @@ def _not_a_start() -> bool:
     if request.endpoint not in NEW_GAME_FORMS:
         return False
     return request.method != "POST" or request.form.get("action", "start") != "start"
+
+
+def retry_after() -> int:
+    """Return how many seconds a refused client should wait: until the window of the limit it ran into moves on (at least 1)."""
+    breached = limiter.current_limit
+    if breached is None:
+        return 60
+    return max(1, math.ceil(breached.reset_at - time.time()))
 
 
 def _created(response: Response) -> bool:

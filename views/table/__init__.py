@@ -21,7 +21,7 @@ from views.table.corrections import Correction, correct_finished, refused_fix
 from views.table.keypads import Keypad, enter_hand
 from views.table.scoreboard import Row, Scoreboard, shown
 from views.table.sheets import SHEETS, Choice, Option, SheetView, counted_from_one, register
-from views.table.taps import Overtaken, Tapped, after_tap, record_move, record_tap
+from views.table.taps import Overtaken, Tapped, after_tap, record_move, record_tap, sent_before
 
 __all__ = [
     "Choice",
@@ -51,6 +51,7 @@ __all__ = [
     "record_tap",
     "refused_fix",
     "register",
+    "sent_before",
     "shown",
     "whole_or_text",
 ]

@@ -13,7 +13,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from live import Update
-from models import Before, Folded, Game, KeyReusedError, Precondition, StaleError, append_events, folded
+from models import Before, Folded, Game, KeyReusedError, Precondition, StaleError, append_events, folded, key_recorded
 from rules.games import Table
 from rules.json_value import JSON
 from rules.problems import Illegal, Problem
@@ -43,6 +43,26 @@ def tap_key() -> str:
             ),
         )
     return key
+
+
+def change_key(key: str, number: int) -> str:
+    """Return the key of the ``number``-th change of a tap that makes several at once, made from the key its form carried.
+
+    >>> change_key("k1", 0), change_key("k" * 64, 2)[-4:]
+    ('k1:0', 'kk:2')
+    """
+    return f"{key[:50]}:{number}"
+
+
+def sent_before(game: Game) -> bool:
+    """Return whether this tap's key already recorded its changes: the phone sent it again, its answer having got lost.
+
+    A tap whose changes are worked out from the game as it stands (clearing the day's cards)
+    may work out other changes when it is sent again after another phone's tap; its key
+    alone says that it counted.
+    """
+    key = tap_key()
+    return key_recorded(game, [key, change_key(key, 0)])
 
 
 def posted_seen(version: int | None = None) -> int:
@@ -162,7 +182,7 @@ def record_taps(
     the sheet it leaves is rendered and announced (``publish``): its answer, and every phone's push.
     """
     key = tap_key()
-    keys = [key] if len(changes) == 1 else [f"{key[:50]}:{number}" for number in range(len(changes))]
+    keys = [key] if len(changes) == 1 else [change_key(key, number) for number in range(len(changes))]
     try:
         state = append_events(game, changes, idempotency_keys=keys, device=viewer.phone, precondition=precondition)
         return Tapped(state, rendered=publish(game, viewer, state))

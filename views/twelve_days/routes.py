@@ -29,6 +29,7 @@ from views.table import (
     record_move,
     record_tap,
     refused_fix,
+    sent_before,
 )
 from views.twelve_days.forms import DAY_CORRECTION, FINAL_HAND_KEYPAD
 from views.twelve_days.sheet import card_label, parse_card
@@ -97,11 +98,14 @@ def clear_day(token: str) -> Response:
     """Quick mode after cards were revealed: take today's cards back in one tap, as undos stored together in the history.
 
     Only the cards the sheet showed are taken back: if another phone revealed or changed one after
-    the sheet this tap was made on, nothing is undone and the player chooses.
+    the sheet this tap was made on, nothing is undone and the player chooses. A clear sent again
+    after it counted answers the sheet as it is now, whatever was revealed since.
     """
     game, viewer = open_to_edit(token, kind=TWELVE_DAYS.kind)
     index = posted_day(request.form, game)
     now = folded(game)
+    if sent_before(game):
+        return after_tap(game, viewer, Tapped(now), refused_at="quick")
     table = TWELVE_DAYS.typed(now.table)
     if table.current is None or table.current.index != index:
         refused = Tapped(now, (gettext("Only the cards of the day being played can be cleared."),))
