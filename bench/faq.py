@@ -4,7 +4,8 @@
     .venv/bin/python bench/faq.py --eval --held-out-misses   # the same, listing the held-out questions that miss too
     .venv/bin/python bench/faq.py --eval --tuning-only       # the tuning set alone: what whoever tunes reads
     .venv/bin/python bench/faq.py --folds 5    # each paraphrase asked of a search built without it (5 folds)
-    .venv/bin/python bench/faq.py --latency    # median and p95 per query against a bare SELECT 1
+    .venv/bin/python bench/faq.py --sizes      # lines of FAQ code, and the compressed bytes a phone downloads for the FAQ
+    .venv/bin/python bench/faq.py --latency    # median and p95 per query on the server and in node x4 (a phone), against a bare SELECT 1; the offline index's size
 
 The tuning set (faq/content/<game>.questions.toml) is what the search learns from and may be fitted
 to; each of its questions is asked of a model taught without it (five folds). The held-out set
@@ -22,6 +23,7 @@ agreement; this script only reports. Timings are never asserted anywhere.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shutil
 import sqlite3
@@ -35,12 +37,15 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+import brotli
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from faq.content import CONTENT, LANGUAGES, Question, load, load_questions  # noqa: E402
 from faq.evaluation import TOP1_GOAL, TOP3_GOAL, Outcome, Rates, by_kind, by_section, cross_validated, evaluate, questions  # noqa: E402
 from faq.search import Index  # noqa: E402
+from faq.shared import offline_json  # noqa: E402
 from faq.vocabulary import load_vocabularies  # noqa: E402
 
 HELD_OUT = ROOT / "tests" / "faq" / "heldout.toml"
@@ -168,9 +173,26 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
+PHONE_SLOWDOWN = 4
+"""How much slower a phone-class CPU runs the offline search than node on this machine: the issue's 4x throttle."""
+
+
+def phone_times(index: Index, asked: list[Question], repeat: int) -> list[list[float]]:
+    """Return, per question, the milliseconds of the offline search in node (its first search, then each repeat), times ``PHONE_SLOWDOWN``."""
+    node = shutil.which("node")
+    if node is None:
+        return []
+    data = json.dumps(
+        {"index": index.offline(), "asked": [{"game": q.game, "lang": q.lang, "q": q.q} for q in asked], "limit": 10, "repeat": repeat}
+    )
+    found = json.loads(subprocess.run([node, str(OFFLINE_RUNNER)], input=data, capture_output=True, text=True, check=True).stdout)
+    return [[ms * PHONE_SLOWDOWN for ms in times] for _, *times in found]
+
+
 def report_latency(index: Index, taught: list[Question], repeat: int) -> int:
-    """Time every evaluation query ``repeat`` times, cold and warm, against a bare SELECT 1 floor."""
-    asked = [*taught, *questions(HELD_OUT)]
+    """Time every evaluation query ``repeat`` times, cold and warm, against a bare SELECT 1 floor, on the server and as a phone would."""
+    held_out = questions(HELD_OUT)
+    asked = [*taught, *held_out]
     tuning = {q.q for q in taught}
     floor_db = sqlite3.connect(":memory:")
     floor = timed(lambda: floor_db.execute("SELECT 1").fetchall(), repeat * len(asked))
@@ -183,19 +205,67 @@ def report_latency(index: Index, taught: list[Question], repeat: int) -> int:
         if q.q in tuning:  # whoever tunes the search never reads a held-out question, not even here
             slowest.append((statistics.median(times), q.q))
     floor_median = statistics.median(floor)
-    print(f"{len(asked)} queries, each timed {repeat}x (plus one first, uncached run)")
-    print(f"{'':<22} {'median ms':>10} {'p95 ms':>10} {'max ms':>10}")
-    print(f"{'search (first run)':<22} {statistics.median(first):>10.3f} {percentile(first, 0.95):>10.3f} {max(first):>10.3f}")
-    print(f"{'search (repeated)':<22} {statistics.median(warm):>10.3f} {percentile(warm, 0.95):>10.3f} {max(warm):>10.3f}")
-    print(f"{'floor: SELECT 1':<22} {floor_median:>10.4f} {percentile(floor, 0.95):>10.4f} {max(floor):>10.4f}")
+    phone = phone_times(index, asked, repeat)
+    held_first = first[len(taught) :]
+    print(f"{len(asked)} queries ({len(held_out)} held-out), each timed {repeat}x (plus one first, uncached run)")
+    print(f"{'':<34} {'median ms':>10} {'p95 ms':>10} {'max ms':>10}")
+    rows = [("server, first run", first), ("server, repeated", warm), ("server, held-out, first run", held_first)]
+    if phone:
+        rows += [
+            (f"phone (node x{PHONE_SLOWDOWN}), first run", [times[0] for times in phone]),
+            (f"phone (node x{PHONE_SLOWDOWN}), repeated", [ms for times in phone for ms in times[1:]]),
+            (f"phone (node x{PHONE_SLOWDOWN}), held-out, first", [times[0] for times in phone[len(taught) :]]),
+        ]
+    for name, values in rows:
+        print(f"{name:<34} {statistics.median(values):>10.3f} {percentile(values, 0.95):>10.3f} {max(values):>10.3f}")
+    print(f"{'floor: SELECT 1':<34} {floor_median:>10.4f} {percentile(floor, 0.95):>10.4f} {max(floor):>10.4f}")
     print(
         f"ratio search/floor (median): first run {statistics.median(first) / floor_median:,.0f}x, "
         f"repeated {statistics.median(warm) / floor_median:,.0f}x"
     )
     print(f"budget 50 ms: p95 first run {percentile(first, 0.95) / 50:.1%} of it, max {max(first + warm):.2f} ms")
+    offline = offline_json(index).encode()
+    print(
+        f"offline index: {len(offline) / 1000:,.0f} KB, gzip -9 {len(gzip.compress(offline, 9)) / 1000:,.0f} KB, "
+        f"brotli {len(brotli.compress(offline)) / 1000:,.0f} KB"
+    )
     print("slowest tuning queries (median ms):")
     for ms, text in sorted(slowest, reverse=True)[:5]:
         print(f"  {ms:8.3f}  {text!r}")
+    return 0
+
+
+CHROMIUM_ENCODINGS = "gzip, deflate, br, zstd"
+"""What Chromium says it accepts: the server answers with its first choice among them."""
+FAQ_CODE = ("faq/*.py", "static/js/faq-offline.js")
+"""The FAQ's code: the server's package and the phone's script."""
+
+
+def report_sizes() -> int:
+    """Print the lines of the FAQ's code and what a phone downloads for the FAQ, compressed as the server sends it to Chromium."""
+    from app import create_app
+    from infra.config import TestConfig
+
+    files = sorted(path for pattern in FAQ_CODE for path in ROOT.glob(pattern))
+    for path in files:
+        print(f"{sum(1 for _ in path.open(encoding='utf-8')):>6}  {path.relative_to(ROOT)}")
+    print(f"{sum(sum(1 for _ in path.open(encoding='utf-8')) for path in files):>6}  lines of FAQ code")
+    app = create_app(TestConfig)
+    client = app.test_client()
+    with app.test_request_context():
+        from views.pwa import worker_settings
+
+        settings = worker_settings()
+    pages = [str(page) for page in settings["pages"] if "/faq" in str(page)]  # type: ignore[attr-defined]
+    script = next(str(entry["url"]) for entry in settings["precache"] if "faq-offline" in str(entry["url"]))  # type: ignore[attr-defined]
+    total = 0
+    for address in [*pages, script]:
+        response = client.get(address, headers={"Accept-Encoding": CHROMIUM_ENCODINGS})
+        assert response.status_code == 200, address
+        total += len(response.data)
+        if "offline-index" in address or address == script:
+            print(f"{len(response.data) / 1000:>8,.0f} KB  {address} ({response.headers.get('Content-Encoding', 'plain')})")
+    print(f"{total / 1000:>8,.0f} KB  the FAQ as a phone downloads it: {len(pages)} pages and the index kept for offline, and its script")
     return 0
 
 
@@ -204,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--eval", action="store_true", help="print top-1/top-3 hit rates and the misses")
     mode.add_argument("--latency", action="store_true", help="print median and p95 query time against a floor")
+    mode.add_argument(
+        "--sizes", action="store_true", help="print the lines of the FAQ code and the compressed bytes a phone downloads for it"
+    )
     mode.add_argument("--folds", type=int, metavar="N", help="ask each paraphrase of a search built without its fold of N")
     parser.add_argument("--repeat", type=int, default=50, help="timings per query for --latency (default 50)")
     parser.add_argument("--held-out-misses", action="store_true", help="with --eval, list the held-out questions that miss too")
@@ -213,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.folds < 2:
             parser.error("--folds: at least 2 folds")
         return report_folds(args.folds)
+    if args.sizes:
+        return report_sizes()
     start = time.perf_counter()
     entries = load()
     taught = load_questions(CONTENT, entries)
