@@ -163,13 +163,20 @@ def test_search_escapes_the_query(plain_client: FlaskClient) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
-def test_search_that_matches_nothing_offers_the_closest_questions_and_their_topic(plain_client: FlaskClient) -> None:
-    """A question no word of which is known still gets the nearest entries, said to be only the closest, and their section."""
-    html = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers={**HTMX, **ENGLISH}).get_data(as_text=True)
-    assert '<ol class="hits">' in html and "These questions come closest" in html
-    assert re.search(r'href="/faq/auruxxx\?[^"]*#topic-[a-z-]+"|href="/faq/auruxxx#topic-[a-z-]+"', html)
-    found = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers=JSON).get_json()
-    assert found and all(item["nearest"] for item in found)
+@pytest.mark.parametrize(
+    ("query", "game", "lang"),
+    [("what is the capital of france", "auruxxx", "en"), ("asdf qwer", "12days", "en"), ("pizza bestellen", "12days", "de")],
+)
+def test_a_question_the_faq_cannot_answer_gets_no_answer_and_the_topics_to_browse(
+    plain_client: FlaskClient, query: str, game: str, lang: str
+) -> None:
+    """Off topic or gibberish gets no entry at all, said plainly, with a link to each topic of the game's FAQ instead."""
+    html = plain_client.get("/faq/search", query_string={"q": query, "game": game, "lang": lang}, headers=HTMX).get_data(as_text=True)
+    assert '<ol class="hits">' not in html and 'class="hit"' not in html
+    topics = re.findall(rf'<a href="/faq/{game}(?:\?lang={lang})?#topic-([a-z0-9-]+)"', html)
+    assert topics and len(topics) == len(set(topics)) >= 5, html
+    assert ("No answer found" if lang == "en" else "Keine Antwort gefunden") in html
+    assert plain_client.get("/faq/search", query_string={"q": query, "game": game, "lang": lang}, headers=JSON).get_json() == []
 
 
 def test_search_of_punctuation_only_says_nothing_was_found(plain_client: FlaskClient) -> None:
