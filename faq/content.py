@@ -1,5 +1,6 @@
-"""The rules FAQ as data: per game an outline (``<game>.toml``: topics and sheet controls), one TOML file of entries per language, and
-players' questions with the entries that answer them (``<game>.questions.toml``), which the search learns from; all checked when loaded.
+"""The rules FAQ as data: per game an outline (``<game>.toml``: topics and sheet controls), one TOML file of entries per language (with
+the game's words in that language), players' questions with the entries that answer them (``<game>.questions.toml``), which the search
+learns from, and a file per language (``languages/<lang>.toml``, faq.language); all checked when loaded.
 
 A broken entry must fail loudly at start (and in the tests), never show up as a broken page.
 A registered game without an outline has no FAQ.
@@ -16,13 +17,20 @@ from typing import Any
 from rules.games import kinds
 
 CONTENT = Path(__file__).resolve().parent / "content"
-LANGUAGES = ("de", "en")
+
+
+def languages(folder: Path = CONTENT) -> tuple[str, ...]:
+    """Return the codes of the languages a content folder has a file for (``languages/<lang>.toml``), in order."""
+    return tuple(sorted(path.stem for path in (folder / "languages").glob("*.toml")))
+
+
+LANGUAGES = languages()
 REQUIRED_TEXT = ("id", "topic", "question", "answer", "details")
 MIN_ENTRIES = 25
 QUESTION_KEYS = {"game", "lang", "q", "expect"}
 """What every player's question says: its game and language, the question, and the ids of the entries that answer it."""
 KINDS = ("situation", "number-word", "everyday-word", "typo", "compound", "short", "variant", "app")
-"""What may make a player's question hard, so that a measure can tell which kinds miss (tests/faq/heldout.toml explains each)."""
+"""What may make a player's question hard, so that a measure can tell which kinds miss (tests/faq/heldout-13.toml explains each)."""
 
 
 class BrokenContent(ValueError):
@@ -54,14 +62,15 @@ def load_outline(path: Path, problems: list[str]) -> Outline | None:
     found = len(problems)
     topics: dict[str, dict[str, str]] = {}
     raw_topics = data.get("topic")
+    spoken = languages(path.parent)
     for index, raw in enumerate(raw_topics if isinstance(raw_topics, list) else []):
-        titles = {lang: raw.get(lang) for lang in LANGUAGES} if isinstance(raw, dict) else {}
+        titles = {lang: raw.get(lang) for lang in spoken} if isinstance(raw, dict) else {}
         if (
             not isinstance(raw, dict)
             or not isinstance(raw.get("id"), str)
             or not all(isinstance(t, str) and t.strip() for t in titles.values())
         ):
-            problems.append(f"{name}: topic[{index}]: an id and a title in {', '.join(LANGUAGES)}")
+            problems.append(f"{name}: topic[{index}]: an id and a title in {', '.join(spoken)}")
             continue
         topics[raw["id"]] = {lang: str(title).strip() for lang, title in titles.items()}
     if not topics:
@@ -165,7 +174,7 @@ def load_file(path: Path, problems: list[str], outline: Outline | None = None) -
         problems.append(f"{name}: {error}")
         return []
     game, lang = data.get("game"), data.get("lang")
-    if game not in kinds() or lang not in LANGUAGES or name != f"{game}.{lang}.toml":
+    if game not in kinds() or lang not in languages(path.parent) or name != f"{game}.{lang}.toml":
         problems.append(f"{name}: must say game and lang matching its name")
         return []
     if outline is None:
@@ -193,9 +202,10 @@ def load(folder: Path = CONTENT) -> list[Entry]:
     """
     problems: list[str] = []
     entries: list[Entry] = []
+    spoken = languages(folder)
     for game, outline in _outlines(folder, problems).items():
         ids_by_language: dict[str, set[str]] = {}
-        for lang in LANGUAGES:
+        for lang in spoken:
             path = folder / f"{game}.{lang}.toml"
             if not path.exists():
                 problems.append(f"{path.name}: missing")
@@ -203,7 +213,7 @@ def load(folder: Path = CONTENT) -> list[Entry]:
             found = load_file(path, problems, outline)
             entries += found
             ids_by_language[lang] = {entry.id for entry in found}
-        if len(ids_by_language) == len(LANGUAGES):
+        if len(ids_by_language) == len(spoken):
             first, *others = ids_by_language.values()
             for other in others:
                 if other != first:
@@ -223,6 +233,7 @@ def read_questions(path: Path, entries: Iterable[Entry], problems: list[str], ga
         problems.append(f"{name}: {error}")
         return []
     known = {(e.game, e.lang, e.id) for e in entries}
+    spoken = {e.lang for e in entries}
     found: list[Question] = []
     seen: set[tuple[str, str, str]] = set()
     for index, raw in enumerate(raw_questions if isinstance(raw_questions, list) else []):
@@ -231,9 +242,9 @@ def read_questions(path: Path, entries: Iterable[Entry], problems: list[str], ga
             problems.append(f"{place}: needs {', '.join(sorted(QUESTION_KEYS))} and may have kinds")
             continue
         asked, expect, kinds_of = raw["q"], raw["expect"], raw.get("kinds", [])
-        if not isinstance(raw["game"], str) or (game is not None and raw["game"] != game) or raw["lang"] not in LANGUAGES:
+        if not isinstance(raw["game"], str) or (game is not None and raw["game"] != game) or raw["lang"] not in spoken:
             problems.append(
-                f"{place}: game {raw['game']!r} and lang {raw['lang']!r} must be {game or 'a game'} and one of {', '.join(LANGUAGES)}"
+                f"{place}: game {raw['game']!r} and lang {raw['lang']!r} must be {game or 'a game'} and one of {', '.join(sorted(spoken))}"
             )
         elif not isinstance(asked, str) or not asked.strip():
             problems.append(f"{place}.q: needs text")
@@ -293,3 +304,23 @@ def load_outlines(folder: Path = CONTENT) -> dict[str, Outline]:
 def by_id(entries: Iterable[Entry]) -> dict[tuple[str, str, str], Entry]:
     """Return entries keyed by (game, lang, id)."""
     return {(e.game, e.lang, e.id): e for e in entries}
+
+
+def load_words(folder: Path, game: str, lang: str) -> tuple[list[list[str]], dict[str, int]]:
+    """Return a game's own words in one language, from its entries' file: groups of words for the same thing (``[[synonym]]``, the
+    first naming the group) and names of numbers (``[numbers]``, "Rebhuhn" = 1), or raise BrokenContent saying what is wrong."""
+    name = f"{game}.{lang}.toml"
+    data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+    groups = [raw.get("words") for raw in data.get("synonym", [])]
+    numbers = data.get("numbers", {})
+    problems = [f"{name}: synonym[{at}]: two words at least" for at, group in enumerate(groups) if not _words_list(group)]
+    if not isinstance(numbers, dict) or not all(isinstance(value, int) for value in numbers.values()):
+        problems.append(f"{name}: numbers: words with the number each stands for")
+    if problems:
+        raise BrokenContent("\n".join(problems))
+    return groups, numbers
+
+
+def _words_list(found: Any) -> bool:
+    """Tell whether a value is a list of two texts or more."""
+    return isinstance(found, list) and len(found) > 1 and all(isinstance(word, str) and word.strip() for word in found)

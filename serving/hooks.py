@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from faq.shared import warm
+from faq.search import warm
 from infra.config import Config
 
 

@@ -9,7 +9,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, Playwright
 from werkzeug.serving import make_server
 
-from faq.shared import warm
+from faq.search import warm
 from tests.browser.taps import WAIT
 from tests.conftest import migrated_app
 

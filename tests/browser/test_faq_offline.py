@@ -135,3 +135,20 @@ def test_offline_search_in_chromium_ranks_like_the_server(phone: Page, live_serv
     for place, entry_id in enumerate(expected):
         expect(results.locator(".hit a").nth(place)).to_have_attribute("href", f"/faq/{game}/{entry_id}")
     phone.context.set_offline(False)
+
+
+def test_a_question_the_faq_cannot_answer_gets_no_answer_and_the_topics_offline_too(
+    phone: Page, live_server: str, screenshot_dir: Path
+) -> None:
+    """Offline, the phone says there is no answer and offers the game's topics, as the server does."""
+    keep_offline(phone, f"{live_server}/faq/12days")
+    phone.context.set_offline(True)
+    phone.locator("#faq-q").fill("pizza bestellen")
+    phone.locator("#faq-q").press("Enter")
+    results = phone.locator("#results")
+    expect(results).to_have_attribute("data-offline", "true")
+    expect(results).to_contain_text("Keine Antwort gefunden")
+    expect(results.locator(".hit")).to_have_count(0)
+    expect(results.locator("a[href^='/faq/12days#topic-']").first).to_be_visible()
+    keep_picture(phone, str(screenshot_dir / "faq-4-offline-no-answer.png"))
+    phone.context.set_offline(False)

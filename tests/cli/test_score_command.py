@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskCliRunner
 
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
+from tests.waiting import PATIENCE_SECONDS
 
 
 def score(runner: FlaskCliRunner, record: Any, tmp_path: Path) -> Any:
@@ -148,3 +152,35 @@ def test_nan_where_the_record_ignores_it_exits_2(runner: FlaskCliRunner) -> None
     outcome = runner.invoke(args=["score", "-"], input=json.dumps(AURUXXX_EXAMPLE)[:-1] + ', "result": NaN}')
     assert outcome.exit_code == 2
     assert outcome.stderr.splitlines() == ["result: NaN is not a JSON number"] and outcome.stdout == ""
+
+
+REFUSING_THE_FAQ = """
+import json, sys
+import faq.content
+
+
+def refuse(*args, **kwargs):
+    raise SystemExit("the rules FAQ was loaded")
+
+
+faq.content.load = faq.content.load_outlines = faq.content.load_questions = refuse
+from app import create_app
+
+outcome = create_app().test_cli_runner().invoke(args=["score", "-"], input=sys.stdin.read())
+print(outcome.exit_code, json.loads(outcome.stdout)["result"]["winners"] if outcome.exit_code == 0 else outcome.output)
+"""
+
+
+def test_score_starts_without_the_rules_faq(tmp_path: Path) -> None:
+    """`score` never searches the FAQ, so it neither loads nor builds it: its start is the rules', not the FAQ's."""
+    found = subprocess.run(
+        [sys.executable, "-c", REFUSING_THE_FAQ],
+        input=json.dumps(AURUXXX_EXAMPLE),
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE_SECONDS * 6,
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'score.db'}"},
+        check=False,
+    )
+    assert found.returncode == 0 and found.stdout.split() == ["0", "['Ben']"], found.stdout + found.stderr

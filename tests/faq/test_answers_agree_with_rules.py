@@ -5,10 +5,15 @@ how the rules reach it: points of a hand, a round score with crosses, Golden 12 
 Happy-Man figure, a game total, the day cards a 12 Days day hands out, a hand bonus, a variant's
 numbers. Each claim is computed with rules.auruxxx / rules.twelve_days, and the number must be
 written in the entry's text in every language.
+
+A claim holds under the house rules and the variant it names; every house rule and variant it leaves
+open is tried as well. A number that holds only by default must be said to: the claim says
+``by_default = true`` and the entry's text says "by default" in each language.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -68,9 +73,18 @@ def auruxxx_round(claim: Claim) -> float:
     return auruxxx.score_player(round_, "P", auruxxx_house_rules(claim)).points / 2
 
 
+FINISHER_SCORES = {
+    5 * passes - 5 * golden12 for passes in range(auruxxx.MAX_PASSES + 1) for golden12 in range(1, auruxxx.GOLDEN12_IN_DECK + 1)
+}
+"""Every round score the player who went out can have, before the figure halves it."""
+
+
 def auruxxx_total(claim: Claim) -> float:
-    """Return a player's game total from their round scores, checking whether it wins as the claim says."""
+    """Return a player's game total from their round scores, checking whether it wins as the claim says, and that each round has
+    a player whose score one who went out can have: a round ends only when someone goes out."""
     rows = [claim["rounds"], *claim.get("others", [])]
+    finisher = FINISHER_SCORES | {score / 2 for score in FINISHER_SCORES if score > 0}
+    assert all(any(row[number] in finisher for row in rows) for number in range(auruxxx.ROUNDS)), f"nobody went out in a round of {rows}"
     players = tuple(f"P{seat}" for seat in range(len(rows)))
     game = auruxxx.Game(
         players=players,
@@ -159,12 +173,15 @@ def twelve_days_bonus(claim: Claim) -> int:
     """Return the hand bonus of one seat from everyone's final hands."""
     players = tuple(f"P{seat}" for seat in range(len(claim["hands"])))
     hands = {player: tuple(hand) for player, hand in zip(players, claim["hands"])}
-    return twelve_days.score_game(twelve_days.Game(players=players, hands=hands)).bonus[players[claim["seat"]]]
+    variant = twelve_days.find_variant(claim.get("variant", "standard"))
+    return twelve_days.score_game(twelve_days.Game(players=players, hands=hands, variant=variant)).bonus[players[claim["seat"]]]
 
 
-def twelve_days_variant(claim: Claim) -> int:
-    """Return one number of a variant: an attribute, its gift cards, or the copies of one card."""
+def twelve_days_variant(claim: Claim) -> int | list[int]:
+    """Return one number of a variant: an attribute, its gift cards, the copies of one card, or the lowest and highest value it scores."""
     variant = twelve_days.find_variant(claim["variant"])
+    if claim["name"] == "values":
+        return [variant.values[0], variant.values[-1]]
     if claim["name"] == "copies":
         return variant.copies(claim["card"])
     if claim["name"] == "gift_cards":
@@ -183,6 +200,39 @@ TWELVE_DAYS: dict[str, Callable[[Claim], Any]] = {
 }
 
 COMPUTE = {"auruxxx": AURUXXX, "12days": TWELVE_DAYS}
+
+LEFT_OPEN: dict[str, dict[str, tuple[object, ...]]] = {
+    "auruxxx": {
+        "golden12_in_hand": auruxxx.GOLDEN12_IN_HAND_CHOICES,
+        "two_in_hand": auruxxx.TWO_IN_HAND_CHOICES,
+        "halving": tuple(halving.value for halving in auruxxx.Halving),
+        "rounding": tuple(rounding.value for rounding in auruxxx.Rounding),
+    },
+    "12days": {"variant": ("standard", "8nights", "8players")},
+}
+"""The house rules and variants a claim may name; those it leaves open are tried too. The 12 Days kinds the variant changes are ``bonus``."""
+SWEPT = {"auruxxx": ("hand", "round"), "12days": ("bonus",)}
+"""The kinds of claim whose numbers a house rule or variant can change."""
+BY_DEFAULT = {"de": ("standardmäßig", "ohne hausregel", "im grundspiel"), "en": ("by default", "without a house rule", "in the base game")}
+"""How an entry says that what it states holds by default, not under every house rule or variant."""
+
+
+def under_every_rule_left_open(game: str, claim: Claim) -> dict[str, Any]:
+    """Return what a claim computes under each combination of the house rules or variants it leaves open, by combination."""
+    open_ = {name: choices for name, choices in LEFT_OPEN[game].items() if name not in claim}
+    found: dict[str, Any] = {}
+    for combination in itertools.product(*open_.values()):
+        chosen = dict(zip(open_, combination))
+        if game == "12days" and not fits(claim, str(chosen.get("variant", claim.get("variant", "standard")))):
+            continue
+        found[str(chosen)] = COMPUTE[game][claim["kind"]]({**claim, **chosen})
+    return found
+
+
+def fits(claim: Claim, variant: str) -> bool:
+    """Tell whether a 12 Days claim's hands can be dealt in a variant: its cards are in that deck."""
+    deck = twelve_days.find_variant(variant)
+    return all(deck.copies(card) > 0 for hand in claim.get("hands", ()) for card in hand)
 
 
 # --- the checks ------------------------------------------------------------------------------------
@@ -250,3 +300,19 @@ def test_every_entry_that_states_a_score_has_a_claim(game: str) -> None:
         and re.search(r"\b\d+(?:\.\d)? points?\b|−\d|\bscores? \d", f"{e.answer} {e.details}")
     ]
     assert not unchecked, unchecked
+
+
+@pytest.mark.parametrize("game", COMPUTE)
+def test_every_stated_number_holds_under_every_house_rule_and_variant_the_entry_leaves_open_or_says_by_default(game: str) -> None:
+    """ "Halves only if above 0" is false under the penalty order: 5 − 10 stays −5 by default, but is 2.5 − 10 = −7.5 there."""
+    texts = {(e.id, e.lang): f"{e.question} {e.answer} {e.details}".lower() for e in load() if e.game == game}
+    wrong = []
+    for claim in claims(game):
+        if claim["kind"] not in SWEPT[game]:
+            continue
+        differing = {rules: found for rules, found in under_every_rule_left_open(game, claim).items() if said(found) != said(claim["says"])}
+        if differing and not claim.get("by_default"):
+            wrong.append(f"{claim['entry']}: {claim['says']} holds only by default, not under {differing} ({dict(claim)})")
+        elif differing and not all(any(words in texts[(claim["entry"], lang)] for words in BY_DEFAULT[lang]) for lang in LANGUAGES):
+            wrong.append(f"{claim['entry']}: its text must say that {claim['says']} holds by default")
+    assert not wrong, "\n".join(wrong)

@@ -11,7 +11,9 @@ import pytest
 
 from app import create_app
 from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines, load_questions
+from faq.search import FAQ, warm
 from infra.config import TestConfig
+from views.site.faq import index as faq_index
 
 GAMES = ("auruxxx", "12days")
 """The games Tischblock ships a FAQ for."""
@@ -257,20 +259,26 @@ def test_a_broken_players_question_is_named(tmp_path: Path, game: str, text: str
     assert named in questions_problems(tmp_path, game, text)
 
 
-def test_app_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
+def test_a_server_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
+    """Broken content stops a server before it serves (its pre-fork hook builds the FAQ), not one page later."""
     folder = broken_copy(tmp_path, "auruxxx.de.toml", {0: without("answer")})
     with pytest.raises(BrokenContent, match=r"entry\[0\]\.answer: needs text"):
-        create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}, "FAQ_CONTENT": str(folder)})
+        warm(folder)
 
 
-def test_apps_on_the_same_content_share_one_index_and_changed_content_is_read_again(tmp_path: Path) -> None:
+def test_apps_on_the_same_content_share_one_faq_and_changed_content_is_read_again(tmp_path: Path) -> None:
     """The test suite builds hundreds of apps: the content is checked and indexed once per process, unless it changes."""
     settings = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
     folder = copy_content(tmp_path)
-    first = create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"]
-    assert create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"] is first
+
+    def faq_of_new_app() -> FAQ:
+        with create_app({**settings, "FAQ_CONTENT": str(folder)}).app_context():
+            return faq_index()
+
+    first = faq_of_new_app()
+    assert faq_of_new_app() is first
     path = folder / "auruxxx.de.toml"
     path.write_text(path.read_text(encoding="utf-8").replace("Welche Karten passen", "Welche Karte passt", 1), encoding="utf-8")
-    again = create_app({**settings, "FAQ_CONTENT": str(folder)}).extensions["faq_index"]
+    again = faq_of_new_app()
     assert again is not first
     assert any(e.question.startswith("Welche Karte passt") for e in again.entries)

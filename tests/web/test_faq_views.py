@@ -8,11 +8,18 @@ import pytest
 from flask.testing import FlaskClient
 
 from faq.content import load
+from views.site.faq import index as faq_index
 
 HTMX = {"HX-Request": "true"}
 JSON = {"Accept": "application/json"}
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+
+
+def faq_of(app):  # type: ignore[no-untyped-def]
+    """Return the FAQ an app searches."""
+    with app.app_context():
+        return faq_index()
 
 
 def entries(game: str, lang: str) -> list[object]:
@@ -89,8 +96,7 @@ def test_search_json_shape_and_order(plain_client: FlaskClient) -> None:
     found = response.get_json()
     assert isinstance(found, list) and 1 <= len(found) <= 10
     for item in found:
-        assert set(item) == {"id", "game", "lang", "question", "answer", "page", "nearest"}
-        assert item["nearest"] is False
+        assert set(item) == {"id", "game", "lang", "question", "answer", "page"}
         assert item["game"] == "auruxxx" and item["lang"] == "de"
     assert found[0]["id"] == "passing-limit-and-cost"
     assert found[0]["page"] == "1"
@@ -100,7 +106,7 @@ def test_search_json_shape_and_order(plain_client: FlaskClient) -> None:
 def test_search_json_order_is_the_index_order(plain_client: FlaskClient, plain_app) -> None:  # type: ignore[no-untyped-def]
     query = "santa und mrs claus"
     found = plain_client.get(f"/faq/search?q={query}&game=12days&lang=de", headers=JSON).get_json()
-    index = plain_app.extensions["faq_index"]
+    index = faq_of(plain_app)
     assert [item["id"] for item in found] == [h.entry.id for h in index.search(query, game="12days", lang="de")]
 
 
@@ -163,13 +169,23 @@ def test_search_escapes_the_query(plain_client: FlaskClient) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
-def test_search_that_matches_nothing_offers_the_closest_questions_and_their_topic(plain_client: FlaskClient) -> None:
-    """A question no word of which is known still gets the nearest entries, said to be only the closest, and their section."""
-    html = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers={**HTMX, **ENGLISH}).get_data(as_text=True)
-    assert '<ol class="hits">' in html and "These questions come closest" in html
-    assert re.search(r'href="/faq/auruxxx\?[^"]*#topic-[a-z-]+"|href="/faq/auruxxx#topic-[a-z-]+"', html)
-    found = plain_client.get("/faq/search?q=xylophon+kastanie&game=auruxxx&lang=en", headers=JSON).get_json()
-    assert found and all(item["nearest"] for item in found)
+@pytest.mark.parametrize(
+    ("query", "game", "lang"),
+    [("what is the capital of france", "auruxxx", "en"), ("asdf qwer", "12days", "en"), ("pizza bestellen", "12days", "de")],
+)
+def test_a_question_the_faq_cannot_answer_gets_no_answer_and_the_topics_to_browse(
+    plain_client: FlaskClient, query: str, game: str, lang: str
+) -> None:
+    """Off topic or gibberish gets no entry at all, said plainly, with a link to each topic of the game's FAQ instead."""
+    ui = ENGLISH if lang == "en" else GERMAN
+    html = plain_client.get("/faq/search", query_string={"q": query, "game": game, "lang": lang}, headers={**HTMX, **ui}).get_data(
+        as_text=True
+    )
+    assert '<ol class="hits">' not in html and 'class="hit"' not in html
+    topics = re.findall(rf'<a href="/faq/{game}(?:\?lang={lang})?#topic-([a-z0-9-]+)"', html)
+    assert topics and len(topics) == len(set(topics)) >= 5, html
+    assert ("No answer found" if lang == "en" else "Keine Antwort gefunden") in html
+    assert plain_client.get("/faq/search", query_string={"q": query, "game": game, "lang": lang}, headers=JSON).get_json() == []
 
 
 def test_search_of_punctuation_only_says_nothing_was_found(plain_client: FlaskClient) -> None:
@@ -190,19 +206,18 @@ def test_overlong_query_is_cut_not_refused(plain_client: FlaskClient) -> None:
 # --- offline -----------------------------------------------------------------------------------------
 
 
-def test_offline_index_holds_each_sections_entries_lexicon_and_weights(plain_client: FlaskClient) -> None:
+def test_offline_index_holds_each_sections_lexicon_model_and_entries(plain_client: FlaskClient) -> None:
+    """The phone gets the words, phrases, model and entries of every section: everything a language needs was worked out on the server."""
     response = plain_client.get("/faq/offline-index.json")
     assert response.status_code == 200 and response.is_json
     data = response.get_json()
-    assert {"sections", "settings"} <= set(data)
     assert sum(len(section["entries"]) for section in data["sections"]) == len(load())
     section = next(s for s in data["sections"] if (s["game"], s["lang"]) == ("auruxxx", "de"))
-    assert {"id", "game", "lang", "question", "answer", "page", "looks"} <= set(section["entries"][0])
-    for pattern, replacement in section["phrases"]:
-        re.compile(pattern)
-        assert isinstance(replacement, str)
-    assert section["lexicon"]["aussetzen"] == section["lexicon"]["passen"]
-    assert section["numbers"]["sechsen"] == "6"
-    assert "und" in section["stopwords"]
-    term = section["lexicon"]["kartentausch"]
-    assert all(0 <= at < len(section["entries"]) and weight > 0 for at, weight in section["postings"][term])
+    assert {"id", "question", "answer", "page", "topic"} <= set(section["entries"][0])
+    assert section["words"]["aussetzen"] == section["words"]["passen"]
+    assert section["words"]["sechsen"] == ["6"] and section["words"]["und"] == []
+    assert section["phrases"]["happy man"] == "happyman"
+    term = section["words"]["kartentausch"][0]
+    postings = section["model"][term]
+    assert all(0 <= at < len(section["entries"]) and isinstance(weight, int) for at, weight in zip(postings[::2], postings[1::2]))
+    assert len(section["unseen"]) == len(section["entries"]) + 1  # the answer "nothing" comes last

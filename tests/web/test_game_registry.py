@@ -219,21 +219,20 @@ def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
 
 
 def faq_terms(path: Path) -> set[str]:
-    """Return the terms a game's FAQ vocabulary file defines: the words its phrases become and the names of its glossary groups.
+    """Return the terms a FAQ file defines: the first word of each of its synonym groups, the word the others are read as.
 
     A number is no game's term: a card's name read as its number ("partridge" as 1) leaves 1 every game's.
     """
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    means = {word for phrase in data.get("phrase", []) for word in phrase["means"].split()}
-    return {term for term in means | {group["words"][0].lower() for group in data.get("glossary", [])} if not term.isdigit()}
+    return {group["words"][0].lower() for group in data.get("synonym", []) if not group["words"][0].isdigit()}
 
 
-def shared_glossary_words(path: Path) -> set[str]:
-    """Return every word the shared glossary's groups list and its stopwords: what any game may read its own words as."""
+def shared_words(path: Path) -> set[str]:
+    """Return every word a language's file lists in its synonyms, phrases and stopwords: what any game may read its own words as."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {word.lower() for group in data.get("glossary", []) for word in group["words"]} | set(
-        str(data.get("stopwords", "")).lower().split()
-    )
+    phrases = " ".join(f"{phrase} {word}" for phrase, word in data.get("phrases", {}).items())
+    listed = " ".join(word for group in data.get("synonym", []) for word in group["words"])
+    return set(f"{listed} {phrases} {data.get('stopwords', '')}".lower().split())
 
 
 def strings_of(data: object) -> Iterator[str]:
@@ -250,27 +249,28 @@ def strings_of(data: object) -> Iterator[str]:
 
 
 def test_no_shared_faq_vocabulary_names_a_game_or_uses_a_games_terms() -> None:
-    """The shared words of the FAQ hold what is true of every game; each game's terms live in its own FAQ files.
+    """The languages' files and the FAQ's modules hold what is true of every game; each game's terms live in its own FAQ files.
 
-    No shared FAQ file (the shared words, the FAQ's modules) names a game, and none uses a word
-    that one game's vocabulary defines as its term (Happy-Man, Golden 12, Santa, the pot ...).
+    No shared FAQ file names a game, and none uses a word that one game's entries define as its term
+    (Happy-Man, Golden 12, Santa, the pot ...).
     """
-    shared = shared_files("faq/content/*.toml", "faq/*.py")
-    assert ROOT / "faq" / "content" / "words.toml" in shared and ROOT / "faq" / "search.py" in shared
-    own = shared_files("faq/content/*.words.toml")
-    assert not own, f"{own} belong to no registered game"
-    # Terms every game shares; a game's glossary may add its own words to them ("takes" the day wins it), and a
-    # game's phrase may read its own words as a word the shared glossary lists ("number of" as "anzahl").
-    extended = faq_terms(ROOT / "faq" / "content" / "words.toml") | shared_glossary_words(ROOT / "faq" / "content" / "words.toml")
+    languages = ROOT / "faq" / "content" / "languages"
+    shared = shared_files("faq/content/languages/*.toml", "faq/*.py")
+    assert languages / "de.toml" in shared and ROOT / "faq" / "search.py" in shared
+    # Words every game shares: a game's synonyms may read its own words as one a language's file lists.
+    common = set().union(*(shared_words(path) for path in languages.glob("*.toml")))
     terms = {
-        term for kind in games.GAMES for path in (ROOT / "faq" / "content").glob(f"{kind}.words.toml") for term in faq_terms(path)
-    } - extended
+        term for kind in games.GAMES for path in (ROOT / "faq" / "content").glob(f"{kind}.*.toml") for term in faq_terms(path)
+    } - common
     assert {"happyman", "golden12", "santa"} <= terms
     words = game_words()
     for path in shared:
         source = path.read_text(encoding="utf-8")
-        strings = list(strings_of(tomllib.loads(source))) if path.suffix == ".toml" else list(code_names(source))
-        used = {word for text in strings for word in re.findall(r"[a-z0-9]+", text.lower())}
+        data = tomllib.loads(source) if path.suffix == ".toml" else {}
+        strings = list(strings_of(data)) if path.suffix == ".toml" else list(code_names(source))
+        # The questions no entry answers are everyday talk ("guten Tag"): a game's word there is no use of its term.
+        vocabulary = list(strings_of({key: value for key, value in data.items() if key != "unanswerable"})) if data else strings
+        used = {word for text in vocabulary for word in re.findall(r"[a-z0-9]+", text.lower())}
         named = {word for word in words if any(word in text.lower() for text in strings)}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
         assert not used & terms, f"{path.relative_to(ROOT)} uses the game terms {sorted(used & terms)}"

@@ -5,10 +5,11 @@ import resource
 import sys
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 from gunicorn.workers.ggevent import GeventWorker
 
-from faq.shared import offline_json
+from faq.search import shared
 from infra.config import Config
 from infra.redaction import RedactingFilter, redact
 from serving.command import OPEN_FILES, gunicorn_argv, raise_open_files
@@ -120,9 +121,14 @@ def test_the_log_audit_finds_every_token_of_a_database_in_any_log(tmp_path: Path
 
 def test_the_server_builds_the_faq_before_its_workers_fork_so_no_request_builds_it(plain_client: FlaskClient) -> None:
     """The master's hook makes the search and the offline index; a worker's request then only hands them out."""
-    offline_json.cache_clear()
     when_ready(None)
-    made = offline_json.cache_info().misses
-    response = plain_client.get("/faq/offline-index.json")
-    assert response.status_code == 200 and response.json is not None and response.json["sections"]
-    assert offline_json.cache_info().misses == made
+    faq = shared()
+    assert "offline_json" in vars(faq) and faq.section("auruxxx", "de") is not None  # built, before any request
+    building = faq.build
+    try:
+        faq.build = lambda *args: pytest.fail("a request built a section")  # type: ignore[method-assign]
+        response = plain_client.get("/faq/offline-index.json")
+        assert response.status_code == 200 and response.json is not None and response.json["sections"]
+        assert plain_client.get("/faq/search?q=passen&game=auruxxx&lang=de", headers={"Accept": "application/json"}).get_json()
+    finally:
+        faq.build = building  # type: ignore[method-assign]

@@ -9,9 +9,8 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from flask_babel import get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
-from faq.content import CONTENT, LANGUAGES, Entry, Outline
-from faq.search import Index
-from faq.shared import fingerprint, offline_json, shared
+from faq.content import CONTENT, Entry, Outline, languages
+from faq.search import FAQ, shared
 from rules.games import find_game
 from views.pages.render import page_or_fragment, wants_fragment
 from views.table.addresses import game_behind
@@ -22,30 +21,28 @@ MAX_QUERY = 200
 
 
 def init_app(app: Flask) -> None:
-    """Load and check the FAQ at start: broken content stops the app, not a page."""
-    folder = Path(app.config.get("FAQ_CONTENT", CONTENT))
-    app.extensions["faq_index"], app.extensions["faq_outlines"] = shared(folder, fingerprint(folder))
+    """Say where the app's FAQ lives; it is loaded and built where it is first used (a server builds it before its workers fork)."""
+    app.extensions["faq_folder"] = Path(app.config.get("FAQ_CONTENT", CONTENT))
 
 
-def index() -> Index:
-    """Return the app's FAQ index."""
-    found: Index = current_app.extensions["faq_index"]
-    return found
+def index() -> FAQ:
+    """Return the app's FAQ, loaded on first use and shared by every app of the process on the same files."""
+    return shared(current_app.extensions["faq_folder"])
 
 
 def outlines() -> dict[str, Outline]:
     """Return how each game's FAQ is organised, for every game that has one, in the registry's order."""
-    found: dict[str, Outline] = current_app.extensions["faq_outlines"]
-    return found
+    return index().outlines
 
 
 def language() -> str:
     """Return the FAQ language: ``lang=`` if given, else the interface's."""
+    spoken = languages(current_app.extensions["faq_folder"])
     asked = request.args.get("lang", "")
-    if asked in LANGUAGES:
+    if asked in spoken:
         return asked
     current = str(get_locale() or "de")[:2]
-    return current if current in LANGUAGES else LANGUAGES[0]
+    return current if current in spoken else spoken[0]
 
 
 def game_arg(value: str | None) -> str:
@@ -102,7 +99,7 @@ def game_page(game: str) -> str:
         hits=None,
         lang=lang,
         back=back_to_sheet(game),
-        nearest_topic=None,
+        browse=[],
     )
 
 
@@ -122,7 +119,7 @@ def search() -> BaseResponse:
     game = game_arg(request.args.get("game"))
     lang = language()
     query = request.args.get("q", "")[:MAX_QUERY]
-    hits = index().search(query, game=game, lang=lang) if query.strip() else []
+    hits = index().search(query, game=game, lang=lang)
     if request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json":
         response = jsonify(
             [
@@ -133,14 +130,12 @@ def search() -> BaseResponse:
                     "question": h.entry.question,
                     "answer": h.entry.answer,
                     "page": h.entry.page,
-                    "nearest": h.nearest,
                 }
                 for h in hits
             ]
         )
         response.vary.add("Accept")
         return response
-    nearest_topic = outlines()[game].topics[hits[0].entry.topic][lang] if hits and hits[0].nearest else None
     page = page_or_fragment(
         "faq/game.html",
         "results",
@@ -153,7 +148,7 @@ def search() -> BaseResponse:
         hits=hits,
         lang=lang,
         back=back_to_sheet(game),
-        nearest_topic=nearest_topic,
+        browse=[(topic, titles[lang]) for topic, titles in outlines()[game].topics.items()],
     )
     page.vary.add("Accept")
     return page
@@ -162,4 +157,4 @@ def search() -> BaseResponse:
 @bp.get("/faq/offline-index.json")
 def offline_index() -> Response:
     """Return everything the search works out before a question comes, for searching in the browser without a network."""
-    return current_app.response_class(offline_json(index()), mimetype="application/json")
+    return current_app.response_class(index().offline_json, mimetype="application/json")
