@@ -245,7 +245,7 @@ def between_games(game: Game) -> bool:
 EARLIER_GAMES = 50
 """How far back the evening at one table is listed."""
 EARLIER_KEPT = 4096
-"""Tables whose earlier games a process keeps: one entry per game being played, as each follows its own earlier games."""
+"""Games being played whose earlier games a process keeps (by the game's id and when it began, which no game of another database shares)."""
 
 
 @dataclass(frozen=True)
@@ -275,19 +275,20 @@ def earlier_games(game: Game) -> tuple[EarlierGame, ...]:
     if game.previous_id is None:
         return ()
     cache = _earlier_kept()
-    found = cache.get(game.previous_id)
+    key = (game.id, game.created_at)
+    found = cache.get(key)
     if found is None:
         found = _read_earlier(game)
-        cache.put(game.previous_id, found)
+        cache.put(key, found)
     return found
 
 
-def _earlier_kept() -> Recent[int, tuple[EarlierGame, ...]]:
+def _earlier_kept() -> Recent[tuple[int, datetime], tuple[EarlierGame, ...]]:
     """Return this app's earlier games per game before the running one (made on first use, after the server forked its workers)."""
     extensions = current_app.extensions
     if EARLIER not in extensions:
         extensions.setdefault(EARLIER, Recent(EARLIER_KEPT))
-    kept: Recent[int, tuple[EarlierGame, ...]] = extensions[EARLIER]
+    kept: Recent[tuple[int, datetime], tuple[EarlierGame, ...]] = extensions[EARLIER]
     return kept
 
 
