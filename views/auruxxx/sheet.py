@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask_babel import gettext, ngettext
@@ -32,7 +33,7 @@ from rules.auruxxx.score import (
 )
 from rules.json_value import JSON
 from views.table import Row as BoardRow
-from views.table import Scoreboard, counted_from_one, shown
+from views.table import Scoreboard, counted_from_one, current_language, shown
 
 
 def half(value: points.HalfPoints) -> str:
@@ -71,7 +72,16 @@ class ScoreCell:
 
 
 def explain(score: RoundScore, rules: HouseRules) -> str:
-    """Return how a round score came about as one sum a player reads: "Hand 12 + 2 crosses × 5 = 22; Happy-Man: ½ × 22 = 11"."""
+    """Return how a round score came about as one sum a player reads: "Hand 12 + 2 crosses × 5 = 22; Happy-Man: ½ × 22 = 11".
+
+    A finished round's words never change: each is worked out once per language (a sheet shows every finished round at every tap).
+    """
+    return _explained(score, rules, current_language())
+
+
+@lru_cache(maxsize=8192)
+def _explained(score: RoundScore, rules: HouseRules, language: str) -> str:
+    """Return ``explain`` in ``language``, the reader's."""
     crosses = str(ngettext("%(num)s cross × %(cost)s", "%(num)s crosses × %(cost)s", score.passes, cost=whole(PASS_COST)))
     if score.hand is None:
         golden = str(ngettext("%(num)s Golden 12 × %(each)s", "%(num)s Golden 12 × %(each)s", score.golden12, each=whole(GOLDEN12_BONUS)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from babel.lists import format_list
@@ -268,7 +269,16 @@ class Sheet:
 
 
 def explain_day(day: DayResult, calendar: Calendar, *, last: bool) -> str:
-    """Return how a day was decided, in words; an unwon last day is lost with its pot, never said to wait."""
+    """Return how a day was decided, in words; an unwon last day is lost with its pot, never said to wait.
+
+    A finished day's words never change: each is worked out once per language (a sheet shows every finished day at every tap).
+    """
+    return _explained_day(day, calendar, last, current_language())
+
+
+@lru_cache(maxsize=8192)
+def _explained_day(day: DayResult, calendar: Calendar, last: bool, language: str) -> str:
+    """Return ``explain_day`` in ``language``, the reader's."""
     parts: list[str] = []
     decision = day.reveal
     if decision is not None:
