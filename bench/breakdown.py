@@ -17,15 +17,17 @@ from typing import Any
 
 BUCKETS = (
     ("tick", ("_listen (live/hub.py",)),
-    ("tap: render (answer and push)", ("__call__ (views/live.py",)),
+    ("tap: render (answer and push)", ("__call__ (views/table/stream.py", "publish (views/table/stream.py")),
     ("tap: store", ("append_events (models/event.py",)),
     ("tap: answer", ("hand_on_happy_man (views/auruxxx/routes.py",)),
-    ("reconnect: open a stream", ("changes (views/live.py",)),
-    ("push: render", ("live_sheet (views/live.py",)),
-    ("open streams: wake, frame, keepalive", ("messages (views/live.py", "stream (live/push.py")),
-    ("floor: /healthz", ("(views/health.py",)),
+    ("reconnect: open a stream", ("changes (views/table/stream.py",)),
+    ("push: render", ("live_sheet (views/table/stream.py",)),
+    ("open streams: wake, frame, keepalive", ("messages (views/table/stream.py", "stream (live/push.py")),
+    ("floor: /healthz", ("(views/site/health.py",)),
+    ("requests: Flask around the views (hooks, CSRF, session, gzip)", ("Flask.wsgi_app (flask/",)),
     ("HTTP: access log", ("Logger.access (gunicorn/",)),
-    ("HTTP: accept, parse, write, close", ("handle (gunicorn/", "handle_request (gunicorn/")),
+    ("HTTP: writing to the sockets (answers and streams)", ("Response.write (gunicorn/",)),
+    ("HTTP: accept, parse, close", ("handle (gunicorn/", "handle_request (gunicorn/")),
 )
 """Buckets by a frame their samples hold; the first that matches wins, in this order."""
 OTHER = "gevent's loop and the rest"
