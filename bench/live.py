@@ -14,7 +14,8 @@ costs on top of a tap: the stream is woken (at once when A's tap reached the sam
 next SQLite tick when it reached the other), the sheet rendered once and pushed. The server is the
 real thing (the gunicorn command line of ``python -m serving``, two gevent workers) on a throwaway SQLite file,
 and it shares the machine's cores with the browser: read the ratio, not a lone absolute figure.
-This is a measurement, not a test: nothing is asserted.
+This is a measurement, not a test: nothing is asserted; the goal (the push within 1.5× the
+tapper's own round trip) is reported met or missed.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from bench.goals import report as report_goal  # noqa: E402
 from testbed.phones import Phone, new_auruxxx_game  # noqa: E402
 from testbed.servers import GunicornServer, migrate, sqlite_url  # noqa: E402
+
+PUSH_RATIO_GOAL = 1.5
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -121,6 +125,13 @@ def main() -> int:
     print(f"  A → B (pushed on the live stream)  median {med_other:7.1f} ms   p95 {percentile(other, 0.95):7.1f} ms")
     print(f"  floor: A's own tap round trip      median {med_own:7.1f} ms   p95 {percentile(own, 0.95):7.1f} ms")
     print(f"  ratio of medians A→B / floor: {med_other / med_own:.1f}×   (extra: {med_other - med_own:.1f} ms)")
+    report_goal(
+        "live",
+        f"two Chromium phones: tap → the other phone ≤ {PUSH_RATIO_GOAL}× the tapper's round trip (medians)",
+        f"{med_other / med_own:.2f}× ({med_other:.1f} ms)",
+        f"A's own round trip {med_own:.1f} ms",
+        med_other / med_own <= PUSH_RATIO_GOAL,
+    )
     return 0
 
 

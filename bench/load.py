@@ -54,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.breakdown import Breakdown, read_profiles  # noqa: E402
+from bench.goals import report as report_goal  # noqa: E402
 from testbed.servers import GunicornServer, PostgresCluster, migrate, sqlite_url  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dana", "Emil"]
@@ -567,34 +568,39 @@ def report(step: Step) -> None:
 
 
 def goals(results: dict[str, list[Step]]) -> None:
-    """Print every goal of the bench with its figure and floor, met or missed."""
-
-    def verdict(met: bool) -> str:
-        return "met" if met else "MISSED"
-
+    """Report every goal of the bench with its figure and floor, met or missed."""
     print("\nGoals (2 cores; each figure with its floor from the same step)")
     for name, steps in results.items():
         measured = [step for step in steps if step.taps and step.floor]
         if not measured:
-            print(f"  {name}: nothing measured: MISSED")
+            report_goal("load", f"{name}: {max(STEPS):,d} open sheets", "nothing measured", "none", False)
             continue
         top = max(measured, key=lambda step: step.sheets)
         p95 = percentile(top.taps, 0.95)
-        print(
-            f"  {name}: {top.sheets:,d} open sheets: tap p95 {p95:.0f} ms (floor /healthz p95 {percentile(top.floor, 0.95):.0f} ms)"
-            f" < {TAP_P95_GOAL_MS:.0f} ms and {top.failures} failures: {verdict(p95 < TAP_P95_GOAL_MS and top.failures == 0 and top.sheets >= max(STEPS))}"
+        report_goal(
+            "load",
+            f"{name}: {max(STEPS):,d} open sheets, tap p95 < {TAP_P95_GOAL_MS:.0f} ms, nothing failed",
+            f"{top.sheets:,d} open: p95 {p95:.0f} ms, {top.failures} failed",
+            f"/healthz p95 {percentile(top.floor, 0.95):.0f} ms",
+            p95 < TAP_P95_GOAL_MS and top.failures == 0 and top.sheets >= max(STEPS),
         )
         timed = [step for step in measured if step.pushes and step.timed_taps]
         if timed:
             worst = max(timed, key=lambda step: median(step.pushes) / median(step.timed_taps))
             ratio = median(worst.pushes) / median(worst.timed_taps)
-            print(
-                f"  {name}: tap → other phones median ≤ {PUSH_RATIO_GOAL}× the tapper's round trip at every step: worst {ratio:.2f}×"
-                f" ({median(worst.pushes):.1f} ms against {median(worst.timed_taps):.1f} ms at {worst.sheets:,d}): {verdict(ratio <= PUSH_RATIO_GOAL)}"
+            report_goal(
+                "load",
+                f"{name}: tap → other phones ≤ {PUSH_RATIO_GOAL}× the tapper's round trip (medians, worst step)",
+                f"{ratio:.2f}× ({median(worst.pushes):.1f} ms at {worst.sheets:,d})",
+                f"tapper {median(worst.timed_taps):.1f} ms",
+                ratio <= PUSH_RATIO_GOAL,
             )
-        memory = top.memory_kb
-        print(
-            f"  {name}: server memory ≤ {MEMORY_GOAL_KB:.0f} KB per open sheet: {memory:.1f} KB at {top.sheets:,d}: {verdict(memory <= MEMORY_GOAL_KB)}"
+        report_goal(
+            "load",
+            f"{name}: server memory ≤ {MEMORY_GOAL_KB:.0f} KB per open sheet",
+            f"{top.memory_kb:.1f} KB at {top.sheets:,d}",
+            "the workers before the first stream",
+            top.memory_kb <= MEMORY_GOAL_KB,
         )
     sqlite, postgresql = results.get("SQLite"), results.get("PostgreSQL")
     if sqlite and postgresql:
@@ -605,8 +611,12 @@ def goals(results: dict[str, list[Step]]) -> None:
         if ratios:
             text = ", ".join(f"{sheets:,d}: {p50:.2f}× [{p95:.2f}×]" for p50, p95, sheets in ratios)
             worst = max(max(p50, p95) for p50, p95, _ in ratios)
-            print(
-                f"  PostgreSQL tap within {POSTGRESQL_RATIO_GOAL}× of SQLite at every step (p50 [p95]): {text}: {verdict(worst <= POSTGRESQL_RATIO_GOAL)}"
+            report_goal(
+                "load",
+                f"PostgreSQL tap within {POSTGRESQL_RATIO_GOAL}× of SQLite at every step (p50 [p95])",
+                text,
+                "SQLite's tap in the same step",
+                worst <= POSTGRESQL_RATIO_GOAL,
             )
 
 

@@ -32,6 +32,7 @@ from click.testing import CliRunner
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.goals import report as report_goal  # noqa: E402
 from infra.cli import score_command  # noqa: E402
 
 ROUND = {
@@ -43,6 +44,8 @@ ROUND = {
 }
 """The round of the record format's AURUXXX example."""
 PLAYERS = ["Anna", "Ben", "Cleo"]
+SCORE_GOAL = 10.0
+"""Linear time, read as a bound: `score` answers within ten times what reading the same bytes takes."""
 
 
 def many_rounds(size: int) -> bytes:
@@ -107,6 +110,13 @@ def main() -> int:
             f"  {name:15s} {len(text) / 1e6:5.1f} MB  {answered:6.3f} s   json.loads {floor:6.3f} s   {answered / floor:5.2f}×   ({answer[:90]})"
         )
     print(f"  largest ratio {worst:.2f}×")
+    report_goal(
+        "records",
+        f"`score` on {args.megabytes:g} MB records in linear time: ≤ {SCORE_GOAL:g}× reading them",
+        f"largest {worst:.2f}×",
+        "json.loads of the same bytes",
+        worst <= SCORE_GOAL,
+    )
     return 0
 
 
