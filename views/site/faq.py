@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from faq.content import CONTENT, Entry, Outline, languages
@@ -61,8 +61,8 @@ def back_to_sheet(game: str) -> str | None:
 
 
 def title(game: str) -> str:
-    """Return a game's own name."""
-    return find_game(game).title
+    """Return a game's own name, in the reader's language where it has one there."""
+    return str(gettext(find_game(game).title))
 
 
 def entries_of(game: str, lang: str) -> list[Entry]:
