@@ -48,9 +48,13 @@ class Typed:
 
     digits: str = ""
     negative: bool = False
+    stored: bool = False
+    """Whether it shows the number saved before, untouched: a digit or the minus key then begins a new number, as on a calculator."""
 
     def pressed(self, action: str) -> Typed:
         """Return the keypad after a key: a digit, the minus key (which turns the sign), back (the last digit) or clear."""
+        if self.stored and action in (*DIGITS, "minus"):
+            return Typed().pressed(action)
         if action in tuple(DIGITS) and len(self.digits) < MOST_DIGITS:
             return Typed((self.digits + action).lstrip("0") or "0", self.negative)
         if action == "minus":
@@ -79,19 +83,19 @@ class Typed:
 
     def draft(self) -> dict[str, JSON]:
         """Return what a phone keeps of an unsaved keypad."""
-        return {"typed": self.text}
+        return {"typed": self.text, "stored": self.stored}
 
     @classmethod
-    def of(cls, text: str) -> Typed | None:
+    def of(cls, text: str, *, stored: bool = False) -> Typed | None:
         """Return the keypad a form or a draft carries ("-12"), or None for anything a keypad cannot show."""
         if not TYPED.fullmatch(text):
             return None
-        return cls(text.lstrip("-"), text.startswith("-"))
+        return cls(text.lstrip("-"), text.startswith("-"), stored and bool(text.lstrip("-")))
 
     @classmethod
-    def stored(cls, number: int | None) -> Typed:
+    def saved(cls, number: int | None) -> Typed:
         """Return the keypad for a number already entered (empty if none is)."""
-        return cls() if number is None else cls(str(abs(number)), number < 0)
+        return cls() if number is None else cls(str(abs(number)), number < 0, stored=True)
 
 
 def posted_round(form: Mapping[str, str]) -> int:
@@ -101,7 +105,7 @@ def posted_round(form: Mapping[str, str]) -> int:
 
 def _posted(form: Mapping[str, str], table: PlainTable) -> tuple[Typed, list[str]]:
     """Return the keypad as its form carries it; anything a keypad cannot show is refused."""
-    typed = Typed.of(form.get("typed", ""))
+    typed = Typed.of(form.get("typed", ""), stored=form.get("stored") == "1")
     if typed is None:
         return Typed(), [gettext("%(typed)s is not a number the keypad shows; tap it again.", typed=form.get("typed", "")[:12])]
     return typed, []
@@ -110,7 +114,7 @@ def _posted(form: Mapping[str, str], table: PlainTable) -> tuple[Typed, list[str
 def _kept(draft: Mapping[str, Any], table: PlainTable) -> Typed:
     """Return the keypad as this phone kept it unsaved."""
     kept = draft.get("typed")
-    return (Typed.of(kept) if isinstance(kept, str) else None) or Typed()
+    return (Typed.of(kept, stored=draft.get("stored") is True) if isinstance(kept, str) else None) or Typed()
 
 
 def _written(entry: Typed, action: str, player: str, form: Mapping[str, str]) -> tuple[dict[str, JSON], list[str]]:
@@ -145,6 +149,7 @@ def _shown(entry: Typed, table: PlainTable, action: str) -> Mapping[str, object]
     return {
         "round_index": index,
         "typed": entry.text,
+        "stored": entry.stored,
         "number": entry.shown(),
         "digits": DIGITS,
         "game_name": table.game.name,
@@ -156,7 +161,7 @@ POINTS_KEYPAD: Keypad[PlainTable, Typed] = Keypad(
     template="plain/hand.html",
     opens=lambda table, player: current_round(table.game) is not None,
     position=lambda table: current_round(table.game),
-    stored=lambda table, player: Typed.stored(table.game.open_round.get(player)),
+    stored=lambda table, player: Typed.saved(table.game.open_round.get(player)),
     kept=_kept,
     posted=_posted,
     written=_written,
