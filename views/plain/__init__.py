@@ -26,7 +26,7 @@ TARGETS = (10, 15, 20, 21, 25, 30, 40, 50, 60, 66, 75, 100, 101, 121, 150, 200, 
 """The targets the form offers to tap: those card and dice games commonly play to (a record may hold any from 1 to 100,000)."""
 
 OPTIONS = (
-    Option("name", _l("Name of the game"), _l("For example Wizard, Skat or Kniffel."), (), "", longest=MAX_NAME_LENGTH),
+    Option("name", _l("Name of the game"), _l("e.g. Wizard, Skat, Kniffel"), (), "", longest=MAX_NAME_LENGTH),
     Option(
         "wins",
         _l("Who wins?"),
