@@ -168,3 +168,17 @@ def test_an_export_in_the_middle_of_a_round_imports_and_plays_on(driver: TableDr
     broken = {**exported, "rounds": [{"points": {"Anna": 1, "Ben": 1}}]}
     refused = driver.client.post("/import", data=json.dumps(broken), content_type="application/json")
     assert refused.status_code == 422 and "rounds[0].points.Cleo: is missing" in refused.get_data(as_text=True)
+
+
+def test_the_sheets_rules_link_explains_the_plain_sheet_in_both_languages(driver: TableDriver) -> None:
+    """The app knows no rules of the game: its FAQ page says how the sheet is used, with the way back to it."""
+    token = driver.start("plain", name="Wizard")
+    sheet = driver.get(token).get_data(as_text=True)
+    assert "/faq/plain?" in sheet
+    english = driver.client.get(f"/faq/plain?back={token}", headers={"Accept-Language": "en"})
+    assert english.status_code == 200
+    page = english.get_data(as_text=True)
+    assert "How do I enter my points?" in page and f"/g/{token}" in page
+    german = driver.client.get("/faq/plain", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Wie trage ich meine Punkte ein?" in german and "Freier Block" in german
+    assert driver.client.get("/faq/chess").status_code == 404
