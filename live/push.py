@@ -9,6 +9,7 @@ header, is a valid gzip stream the browser inflates as it arrives; nothing waits
 
 from __future__ import annotations
 
+import re
 import struct
 import threading
 import zlib
@@ -51,9 +52,15 @@ def event(data: str, *, name: str | None = None, event_id: int | None = None) ->
         fields.append(f"id: {event_id}")
     if name is not None:
         fields.append(f"event: {name}")
-    lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    fields.extend(f"data: {line}" for line in lines if line.strip())
+    # A sheet has hundreds of lines: one pass of a pattern drops the blank ones, one replace frames the rest.
+    kept = _BLANK_LINE.sub("", data.replace("\r\n", "\n").replace("\r", "\n") + "\n")
+    if kept:
+        fields.append("data: " + kept[:-1].replace("\n", "\ndata: "))
     return "\n".join(fields) + "\n\n"
+
+
+_BLANK_LINE = re.compile(r"^[^\S\n]*\n", re.MULTILINE)
+"""A line of nothing but spaces, with its line break: an event's data holds none."""
 
 
 KEEPALIVE = Message.of(": still here\n\n")

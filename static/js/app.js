@@ -41,11 +41,23 @@ function fromLive(event) {
 }
 
 document.addEventListener("htmx:sse:before:message", (event) => {
+  if (alreadyShown(event.detail.message)) {
+    event.detail.cancelled = true;
+    return;
+  }
   if (somethingOpen()) {
     event.detail.cancelled = true;
     refreshWaiting = true;
   }
 });
+
+// A tap's answer is the sheet every phone at the address is pushed: the phone that tapped shows it
+// already when the push comes, and lets it go by instead of swapping the same sheet in again.
+function alreadyShown(message) {
+  const sheet = document.getElementById("sheet");
+  if (!message || message.event || !message.id || !sheet || !sheet.dataset.version) return false;
+  return Number(message.id) <= Number(sheet.dataset.version);
+}
 
 // A pushed sheet (and the sheet answering a tap) is the same for every phone that shows it:
 // each fills in its own form token and a fresh key per tap form before it is shown, so a

@@ -258,9 +258,16 @@
     });
   }
 
-  async function swapSheet(html) {
+  // A sheet this phone shows already (the push of its own tap came first) is not swapped in again, unless it says more:
+  // a refusal's sheet carries the notice of it.
+  function shownAlready(current, html) {
+    const arriving = /<section id="sheet"[^>]*\sdata-version="(\d+)"/.exec(html);
+    return Boolean(arriving && current.dataset.version && Number(current.dataset.version) >= Number(arriving[1]));
+  }
+
+  async function swapSheet(html, { unlessShown = false } = {}) {
     const current = sheet();
-    if (!current) return;
+    if (!current || (unlessShown && shownAlready(current, html))) return;
     const open = new Set(placed(current).filter(([, details]) => details.open).map(([place]) => place));
     await htmx.swap({ text: html, sourceElement: current, target: current, swap: "outerHTML" });
     const arrived = sheet();
@@ -356,7 +363,7 @@
         taps.shift();
         save();
         if (settled.notice) report(settled.notice[0], tap, ...settled.notice.slice(1));
-        if (settled.html) await swapSheet(settled.html);
+        if (settled.html) await swapSheet(settled.html, { unlessShown: !settled.notice });
         retryDelay = FIRST_RETRY;
       }
     } finally {

@@ -45,7 +45,6 @@ def test_a_tap_on_one_phone_is_pushed_to_the_other(
         context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="written before the fix: the tapping phone swaps its own tap's push in again")
 def test_the_tapping_phone_swaps_its_sheet_once_per_tap(browser: Browser, playwright: Playwright, live_server: str) -> None:
     """A tap's answer is the sheet every phone is pushed: the phone that tapped lets that push go by instead of swapping the same
     sheet in again (two swaps a tap, twice the work on a phone, and a picker opened in between snapped shut)."""
