@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from rules import record
 from rules.games import TableEvent
-from rules.history import fold
+from rules.history import check, fold
 from rules.plain.score import MAX_POINTS
+from rules.problems import Illegal
 
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gül", "Hana", "Ilse", "Jan", "Kai", "Lea"]
 points = st.integers(min_value=-MAX_POINTS, max_value=MAX_POINTS)
@@ -63,3 +64,54 @@ def test_entering_every_number_by_taps_folds_to_the_record(raw: dict[str, Any]) 
     ]
     table = fold(setup, [TableEvent(seq, tap.kind, tap.payload) for seq, tap in enumerate(taps, start=1)])
     assert record.serialise(table.game) == record.serialise(record.parse(raw))
+
+
+def outcome(folding: Any) -> tuple[str, Any]:
+    """Return what a fold came to: the game's record, or the problems it was refused with."""
+    try:
+        return "game", record.serialise(folding().game)
+    except Illegal as refused:
+        return "refused", [str(found) for found in refused.problems]
+
+
+taps = st.one_of(
+    st.tuples(
+        st.just("hand"),
+        st.fixed_dictionaries(
+            {"round": st.integers(0, 3), "player": st.sampled_from(["Anna", "Ben", "Zoe"]), "points": st.integers(-3, 3)}
+        ),
+    ),
+    st.tuples(st.just("finish"), st.fixed_dictionaries({"round": st.integers(0, 3)})),
+    st.tuples(
+        st.just("correct_round"),
+        st.fixed_dictionaries(
+            {
+                "round": st.integers(0, 2),
+                "record": st.fixed_dictionaries({"points": st.fixed_dictionaries({"Anna": st.integers(-9, 9), "Ben": st.integers(-9, 9)})}),
+            }
+        ),
+    ),
+    st.tuples(st.just("undo"), st.just({})),
+)
+
+
+@given(st.sampled_from([{}, {"end": {"rounds": 2}}, {"end": {"target": 4}}]), st.lists(taps, max_size=14))
+def test_a_tap_stepped_on_from_its_table_is_what_the_whole_history_folds_to(
+    end: dict[str, Any], sent: list[tuple[str, dict[str, Any]]]
+) -> None:
+    """Numbers, finishing, corrections and undo, legal or not, played on from the table as the whole history folds them."""
+    setup: dict[str, Any] = {"game": "plain", "name": "Wizard", "players": ["Anna", "Ben"], "wins": "lowest", **end}
+    history: list[TableEvent] = []
+    table = fold(setup, history)
+    for kind, payload in sent:
+        if kind == "undo":
+            if not history:
+                continue
+            payload = {"event": history[-1].seq}
+        new = TableEvent(len(history) + 1, kind, payload)
+        stepped = outcome(lambda: check(setup, history, [new], table=table))
+        whole = outcome(lambda: fold(setup, [*history, new]))
+        assert stepped == whole, (new, history)
+        if whole[0] == "game":
+            history.append(new)
+            table = fold(setup, history)

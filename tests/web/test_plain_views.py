@@ -182,3 +182,20 @@ def test_the_sheets_rules_link_explains_the_plain_sheet_in_both_languages(driver
     german = driver.client.get("/faq/plain", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Wie trage ich meine Punkte ein?" in german and "Freier Block" in german
     assert driver.client.get("/faq/chess").status_code == 404
+
+
+def test_the_tv_shows_the_sheet_by_its_name_without_keypads_and_then_the_result(driver: TableDriver) -> None:
+    """The table's TV shows the running plain sheet read-only, who is still to enter, and once it is over the result by the game's name."""
+    token = driver.start("plain", name="Wizard", end="rounds", rounds="1")
+    with driver.app.app_context():
+        game = driver.game(token)
+        read, table = game.read_token, game.card_table.token
+    enter(driver, token, 0, "minus 5")
+    tv = driver.client.get(f"/g/{read}?tv={table}", headers=driver.headers)
+    page = tv.get_data(as_text=True)
+    assert tv.status_code == 200 and '<h1 class="sheet-title">Wizard</h1>' in page
+    assert "/points/" not in page and "Still to enter: Ben, Cleo" in page and "−5" in page
+    for seat in (1, 2):
+        enter(driver, token, seat, "3")
+    over = driver.client.get(f"/t/{table}/tv", headers=driver.headers).get_data(as_text=True)
+    assert "Wizard" in over and "Ben and Cleo win with 3 points" in over
