@@ -26,10 +26,10 @@ MIN_STEMMED = 3
 """The shortest word a stem is looked for: shorter words are their own term."""
 
 
-def plain(text: str) -> str:
+def unmarked(text: str) -> str:
     """Return text lower-cased, ß as ss, without accents or other marks: what the phone does to a question too.
 
-    >>> plain("Zwölf Fußbälle, Mrs. Claus")
+    >>> unmarked("Zwölf Fußbälle, Mrs. Claus")
     'zwolf fussballe, mrs. claus'
     """
     text = unicodedata.normalize("NFKD", text.lower().replace("ß", "ss"))
@@ -42,7 +42,7 @@ def words(text: str) -> list[str]:
     >>> words("Happy-Man, 2er & Kärtchen!")
     ['happy', 'man', '2er', 'kartchen']
     """
-    return WORD.findall(plain(text))
+    return WORD.findall(unmarked(text))
 
 
 class BrokenLanguage(ValueError):
@@ -98,7 +98,7 @@ class Language:
 
     def with_words(self, groups: Iterable[Sequence[str]], numbers: Mapping[str, int]) -> Language:
         """Return this language with a game's own groups of words, which come first, and its own names of numbers ("Rebhuhn": 1)."""
-        counted = self.numbers | {plain(word): str(value) for word, value in numbers.items()}
+        counted = self.numbers | {unmarked(word): str(value) for word, value in numbers.items()}
         synonyms, phrases = _grouped(groups, counted, self)
         return replace(self, numbers=counted, phrases=phrases | self.phrases, synonyms=synonyms | self.synonyms)
 
@@ -136,15 +136,15 @@ def number_words(data: dict[str, Any]) -> dict[str, str]:
     ('2', '21', '12', '2')
     """
     found: dict[str, str] = {}
-    cardinals = {plain(word): number for number, word in enumerate(data.get("words", []))}
-    cardinals |= {plain(word): 10 * (2 + at) for at, word in enumerate(data.get("tens", []))}
+    cardinals = {unmarked(word): number for number, word in enumerate(data.get("words", []))}
+    cardinals |= {unmarked(word): 10 * (2 + at) for at, word in enumerate(data.get("tens", []))}
     for word, number in cardinals.items():
         for form in (word, *(word + ending for ending in data.get("card_endings", []))):
             found.setdefault(form, str(number))
     for number in range(100):
         for form in (str(number), *(f"{number}{ending}" for ending in data.get("digit_endings", []))):
             found.setdefault(form, str(number))
-    units = {number: plain(data.get("unit_in_tens", {}).get(str(number), word)) for word, number in cardinals.items() if 0 < number < 10}
+    units = {number: unmarked(data.get("unit_in_tens", {}).get(str(number), word)) for word, number in cardinals.items() if 0 < number < 10}
     tens = {number: word for word, number in cardinals.items() if number >= 20 and number % 10 == 0}
     pattern = data.get("tens_and_units")
     if pattern:
@@ -153,9 +153,9 @@ def number_words(data: dict[str, Any]) -> dict[str, str]:
                 found.setdefault(" ".join(words(pattern.format(ten=ten_word, unit=unit_word))), str(ten + unit))
     for number, stem in enumerate(data.get("ordinals", []), start=2):
         for ending in data.get("ordinal_endings", [""]) if stem else ():
-            found.setdefault(plain(stem + ending), str(number))
+            found.setdefault(unmarked(stem + ending), str(number))
     for word, number in data.get("said", {}).items():
-        found[plain(word)] = str(number)
+        found[unmarked(word)] = str(number)
     return found
 
 

@@ -8,7 +8,9 @@ finds it. The games Tischblock ships are registered here, once.
 
 from rules.auruxxx import AURUXXX
 from rules.games import register
+from rules.plain import PLAIN
 from rules.twelve_days import TWELVE_DAYS
 
 register(AURUXXX)
 register(TWELVE_DAYS)
+register(PLAIN)

@@ -87,9 +87,15 @@ class GameRules(Generic[G, T]):
 
     variant: Callable[[G], str | None] = lambda game: None
     """The name of the variant a game is played in (none for the game's usual way), shown beside the title."""
+    named: Callable[[G], str | None] = lambda game: None
+    """The name the table gave this particular game ("Wizard" on a plain sheet), which a result shows instead of the title."""
 
     def name(self, game: G) -> str:
-        """Return the game's name as a result names it: the title, with the variant's own name ("12 Days – 8 Nights")."""
+        """Return the game's name as a result names it: the name the table gave it, else the title with the
+        variant's own name ("12 Days – 8 Nights")."""
+        given = self.named(game)
+        if given:
+            return given
         variant = self.variant(game)
         return f"{self.title} – {variant}" if variant else self.title
 
@@ -124,7 +130,7 @@ def kinds() -> tuple[str, ...]:
     """Return the kinds of every registered game, in the order they were registered.
 
     >>> kinds()
-    ('auruxxx', '12days')
+    ('auruxxx', '12days', 'plain')
     """
     return tuple(GAMES)
 

@@ -302,7 +302,7 @@ def parse(raw: JSON) -> object:
     >>> parse({"game": "chess", "players": []})
     Traceback (most recent call last):
     ...
-    rules.problems.Illegal: game: must be one of "auruxxx", "12days" (got "chess")
+    rules.problems.Illegal: game: must be one of "auruxxx", "12days", "plain" (got "chess")
     """
     reader = Reader()
     if not isinstance(raw, dict):

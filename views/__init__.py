@@ -13,10 +13,12 @@ from flask import Flask
 
 from views import pages, results, site, table
 from views.auruxxx import AURUXXX_SHEET
+from views.plain import PLAIN_SHEET
 from views.twelve_days import TWELVE_DAYS_SHEET
 
 table.register(AURUXXX_SHEET)
 table.register(TWELVE_DAYS_SHEET)
+table.register(PLAIN_SHEET)
 
 
 def init_app(app: Flask) -> None:

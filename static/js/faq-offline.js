@@ -1,6 +1,6 @@
 // Searches the rules FAQ on the phone when the server cannot be reached, from the index the server built
 // (faq/index.py, shipped as /faq/offline-index.json). Everything that knows a language was done there: this
-// file cuts a question into plain words, looks them up and adds whole numbers, step for step as Searcher
+// file cuts a question into bare words, looks them up and adds whole numbers, step for step as Searcher
 // in faq/index.py, so the phone's answers are the server's.
 // Without a document (in node, for the tests) it exports createSearch instead of wiring up the page.
 (function (root) {

@@ -64,7 +64,7 @@ def test_every_problem_of_every_game_and_of_the_evening_is_reported_at_once() ->
     assert problems(raw) == [
         "evening.table: must be text or null (got the number 7)",
         "games[0].players: AURUXXX is played by 2 to 6 players (got 1)",
-        'games[1].game: must be one of "auruxxx", "12days" (got "chess")',
+        'games[1].game: must be one of "auruxxx", "12days", "plain" (got "chess")',
     ]
 
 

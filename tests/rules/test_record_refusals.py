@@ -256,7 +256,7 @@ def test_a_record_is_a_json_object_naming_a_known_game() -> None:
     assert str(broken.value).startswith("record: is not valid JSON")
     assert refused([1, 2]) == ["record: must be an object (got a list)"]
     assert refused({"players": ["A", "B"]}) == ["game: is required"]
-    assert refused({"game": "uno", "players": []}) == ['game: must be one of "auruxxx", "12days" (got "uno")']
+    assert refused({"game": "uno", "players": []}) == ['game: must be one of "auruxxx", "12days", "plain" (got "uno")']
 
 
 def test_every_problem_of_a_record_is_reported_at_once() -> None:

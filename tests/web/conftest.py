@@ -21,10 +21,10 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 from infra.config import TestConfig
 from models import db
-from tests.web import auruxxx_states, twelve_days_states
+from tests.web import auruxxx_states, plain_states, twelve_days_states
 from tests.web.driver import TableDriver
 
-GAME_STATES = (auruxxx_states, twelve_days_states)
+GAME_STATES = (auruxxx_states, twelve_days_states, plain_states)
 """Each game's states and forms, registered in ``tests.web.states`` as these modules load: one line per game."""
 
 

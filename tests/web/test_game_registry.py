@@ -132,7 +132,7 @@ def test_a_game_is_known_only_while_it_is_registered() -> None:
     raw = {"game": "pebbles", "players": PLAYERS, "rounds": [{"winner": "Ben"}]}
     with registered():
         assert record.scored(record.parse(raw))["result"]["totals"] == {"Anna": 0, "Ben": 1, "Cleo": 0}
-    with pytest.raises(Illegal, match=r'game: must be one of "auruxxx", "12days" \(got "pebbles"\)'):
+    with pytest.raises(Illegal, match=r'game: must be one of "auruxxx", "12days", "plain" \(got "pebbles"\)'):
         record.parse(raw)
 
 
@@ -195,13 +195,24 @@ def code_names(source: str) -> Iterator[str]:
             yield node.value
 
 
+def names_word(text: str, word: str) -> bool:
+    """Return whether a text names a game's word as a word of its own: "plain" in "plain_sheet" or "rules.plain", not in "explain"."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text.lower()) is not None
+
+
+def test_a_game_word_counts_only_as_a_whole_word() -> None:
+    """A game named by an everyday word is found where code names it, not inside longer words."""
+    assert names_word("views.plain.routes", "plain") and names_word("PLAIN_SHEET", "plain") and names_word("twelve_days", "twelve_days")
+    assert not names_word("explain", "plain") and not names_word("complaint", "plain") and not names_word("12daysx", "12days")
+
+
 def test_no_shared_python_module_names_a_game() -> None:
     """The record, the history, the models, the shared views and the FAQ find a game in the registry, never by name."""
     words = game_words()
     modules = shared_files("*.py", "rules/*.py", "models/*.py", "views/*.py", "views/*/*.py", "faq/*.py", "live/*.py", "infra/*.py")
     assert ROOT / "rules" / "record.py" in modules and ROOT / "views" / "table" / "games.py" in modules
     for path in modules:
-        named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if word in name.lower()}
+        named = {word for name in code_names(path.read_text(encoding="utf-8")) for word in words if names_word(name, word)}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
@@ -213,8 +224,8 @@ def test_no_shared_template_script_or_stylesheet_names_a_game() -> None:
     assert ROOT / "templates" / "result" / "card.svg" in files
     assert ROOT / "static" / "css" / "app.css" in files
     for path in files:
-        text = path.read_text(encoding="utf-8").lower()
-        named = {word for word in words if word in text}
+        text = path.read_text(encoding="utf-8")
+        named = {word for word in words if names_word(text, word)}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
 
 
@@ -271,7 +282,7 @@ def test_no_shared_faq_vocabulary_names_a_game_or_uses_a_games_terms() -> None:
         # The questions no entry answers are everyday talk ("guten Tag"): a game's word there is no use of its term.
         vocabulary = list(strings_of({key: value for key, value in data.items() if key != "unanswerable"})) if data else strings
         used = {word for text in vocabulary for word in re.findall(r"[a-z0-9]+", text.lower())}
-        named = {word for word in words if any(word in text.lower() for text in strings)}
+        named = {word for word in words if any(names_word(text, word) for text in strings)}
         assert not named, f"{path.relative_to(ROOT)} names {sorted(named)}"
         assert not used & terms, f"{path.relative_to(ROOT)} uses the game terms {sorted(used & terms)}"
 

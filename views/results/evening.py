@@ -152,7 +152,7 @@ def show(token: str) -> BaseResponse:
         game,
         viewer,
         evening=evening_around(game, editable=leads_on(game, viewer.address)),
-        kinds=[(kind, sheet.rules.title) for kind, sheet in SHEETS.items()],
+        kinds=[(kind, gettext(sheet.rules.title)) for kind, sheet in SHEETS.items()],
     )
 
 
@@ -217,13 +217,15 @@ def next_game(token: str, kind: str) -> BaseResponse | tuple[str, int]:
     if game.rematch is not None:
         return go_to(url_for("games.sheet", token=running_at(game).token), viewer.fragment)
     action = url_for("evening.next_game", token=game.token, kind=kind)
+    played_here = [candidate.setup for candidate in reversed(games_at(game.card_table_id)[0])]
     if request.method == "GET":
         form = NewGameForm.empty(kind, action=action)
         seats = len(form.names)
         form.names = [*game.player_names[:seats], *[""] * (seats - len(game.player_names))]
-        return new_game_page(form)
+        return new_game_page(form, played_here=played_here)
     return answer_new_game_form(
         NewGameForm.submitted(kind, action=action),
         lambda setup, dealer: start_after(game, setup, kept=sheet_of(kind).seating(dealer)),
         fragment=viewer.fragment,
+        played_here=played_here,
     )

@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from faq.content import CONTENT, Entry, Outline, languages
@@ -14,6 +14,7 @@ from faq.search import FAQ, shared
 from rules.games import find_game
 from views.pages.render import page_or_fragment, wants_fragment
 from views.table.addresses import game_behind
+from views.table.sheets import SHEETS
 
 bp = Blueprint("faq", __name__)
 
@@ -61,8 +62,8 @@ def back_to_sheet(game: str) -> str | None:
 
 
 def title(game: str) -> str:
-    """Return a game's own name."""
-    return find_game(game).title
+    """Return a game's own name, in the reader's language where it has one there."""
+    return str(gettext(find_game(game).title))
 
 
 def entries_of(game: str, lang: str) -> list[Entry]:
@@ -76,12 +77,21 @@ def start() -> str:
     return render_template("faq/start.html", games={game: title(game) for game in outlines()})
 
 
+def sheet_help(game: str) -> str:
+    """Show how the app's sheet of a game without rule questions is used (its views' ``help.html``): the app knows no rules to ask about."""
+    if game not in SHEETS:
+        abort(404)
+    return render_template(
+        "faq/sheet_help.html", game=game, title=title(game), help=f"{SHEETS[game].folder}/help.html", back=back_to_sheet(game)
+    )
+
+
 @bp.get("/faq/<game>")
 def game_page(game: str) -> str:
     """List every question of a game by topic, with the search box on top; ``control=`` narrows to one sheet control."""
     outline = outlines().get(game)
     if outline is None:
-        abort(404)
+        return sheet_help(game)
     lang = language()
     control = request.args.get("control", "")
     shown = [e for e in entries_of(game, lang) if not control or control in e.controls]

@@ -56,6 +56,19 @@ class Option:
     explanation: Any
     choices: tuple[Choice, ...]
     default: str
+    longest: int = 0
+    """A setting the table types rather than chooses (the name of a game): the most characters it takes; 0 for a choice."""
+
+    @property
+    def typed(self) -> bool:
+        """Return whether the setting is typed (any text up to ``longest`` characters) rather than one of its choices."""
+        return self.longest > 0
+
+    def allows(self, value: str) -> bool:
+        """Return whether a value can be this setting: one of its choices, or a typed text short enough."""
+        if self.typed:
+            return len(value) <= self.longest
+        return value in {choice.value for choice in self.choices}
 
 
 class Layout(Protocol):

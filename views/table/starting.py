@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import render_template, request, session, url_for
+from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -69,13 +70,20 @@ class NewGameForm:
         form.dealer = int(dealer) if is_whole(dealer) and int(dealer) < seats else 0
         for option in form.views.options:
             value = request.form.get(option.name, option.default)
-            if value in {choice.value for choice in option.choices}:
+            value = record.trimmed_name(value)[: option.longest] if option.typed else value
+            if option.allows(value):
                 form.settings[option.name] = value
         return form
 
     def apply(self, action: str) -> None:
-        """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat."""
+        """Carry out a button that rearranges the form: move a player, add a remembered name, clear a seat, fill in a setting."""
         verb, _, argument = action.partition(":")
+        if verb == "set":
+            name, _, value = argument.partition("=")
+            for option in self.views.options:
+                if option.name == name and option.allows(value):
+                    self.settings[name] = value
+            return
         if verb == "add":
             name = record.trimmed_name(argument[: record.MAX_NAME_LENGTH])
             if name and record.same_name_as(name, self.players) is None and "" in self.names:
@@ -155,37 +163,75 @@ def recent_names() -> list[str]:
     return [name for name in session.get("recent_names", []) if isinstance(name, str)]
 
 
-def new_game_page(form: NewGameForm, status: int = 200) -> tuple[str, int]:
-    """Render the new-game form: the shared form, with the game's own fields from its template folder."""
+def remember_typed(form: NewGameForm) -> None:
+    """Keep the settings a new game's table typed (the name of a game), most recent first, to offer them next time."""
+    kept = session.get("recent_typed")
+    recent: dict[str, dict[str, list[str]]] = kept if isinstance(kept, dict) else {}
+    typed = {**recent.get(form.kind, {})}
+    for option in form.views.options:
+        value = form.settings.get(option.name, "")
+        if option.typed and value:
+            earlier = [other for other in typed.get(option.name, []) if isinstance(other, str) and other != value]
+            typed[option.name] = [value, *earlier][:RECENT_NAMES]
+    session["recent_typed"] = {**recent, form.kind: typed}
+
+
+def typed_before(form: NewGameForm, played_here: Sequence[Mapping[str, JSON]]) -> dict[str, list[str]]:
+    """Return what each typed setting was at this table before (``played_here``: its games' setups, latest first) and on this device, to tap instead of type."""
+    kept = session.get("recent_typed")
+    device = kept.get(form.kind, {}) if isinstance(kept, dict) and isinstance(kept.get(form.kind), dict) else {}
+    offered: dict[str, list[str]] = {}
+    for option in form.views.options:
+        if not option.typed:
+            continue
+        here = [setup.get(option.name) for setup in played_here if setup.get("game") == form.kind]
+        values = [*here, *device.get(option.name, [])]
+        unique = dict.fromkeys(value for value in values if isinstance(value, str) and value and value != form.settings.get(option.name))
+        offered[option.name] = list(unique)[:RECENT_NAMES]
+    return offered
+
+
+def new_game_page(form: NewGameForm, status: int = 200, *, played_here: Sequence[Mapping[str, JSON]] = ()) -> tuple[str, int]:
+    """Render the new-game form: the shared form, with the game's own fields from its template folder.
+
+    ``played_here`` are the setups of the games at the table the new game joins, latest first: what the table
+    typed for them is offered to tap.
+    """
     return render_template(
         f"{form.views.folder}/new.html",
         form=form,
-        title=form.views.rules.title,
+        title=gettext(form.views.rules.title),
         options=form.views.options,
         recent=[name for name in recent_names() if name not in form.names],
+        typed_before=typed_before(form, played_here),
     ), status
 
 
 def answer_new_game_form(
-    form: NewGameForm, start: Callable[[dict[str, JSON], int], Game], *, fragment: bool
+    form: NewGameForm,
+    start: Callable[[dict[str, JSON], int], Game],
+    *,
+    fragment: bool,
+    played_here: Sequence[Mapping[str, JSON]] = (),
 ) -> BaseResponse | tuple[str, int]:
     """Answer a posted new-game form: rearrange it on a button press, show the rules' refusal, or start the game.
 
-    ``start`` stores the game from its setup and first dealer: at a new table, or after a game at its table.
-    ``fragment``: htmx sent the form, so the browser is sent on by a header, not a redirect.
+    ``start`` stores the game from its setup and first dealer: at a new table, or after a game at its table
+    (whose games' setups are ``played_here``). ``fragment``: htmx sent the form, so the browser is sent on by a header, not a redirect.
     """
     action = request.form.get("action", "start")
     if action != "start":
         form.apply(action)
-        return new_game_page(form)
+        return new_game_page(form, played_here=played_here)
     setup = form.setup()
     try:
         record.parse(setup)
     except Illegal as illegal:
         form.problems = [say(problem) for problem in illegal.problems]
-        return new_game_page(form, 422)
+        return new_game_page(form, 422, played_here=played_here)
     game = start(setup, form.first_dealer())
     remember_names(form.players)
+    remember_typed(form)
     return go_to(url_for("games.sheet", token=game.token), fragment)
 
 
