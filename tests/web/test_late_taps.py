@@ -13,9 +13,8 @@ import re
 
 import pytest
 
+from tests.helpers import HTMX_EN
 from tests.web.driver import TableDriver
-
-HTMX = {"Accept-Language": "en", "HX-Request": "true"}
 
 
 def version(driver: TableDriver, token: str) -> str:
@@ -56,7 +55,7 @@ def test_the_choice_answers_htmx_on_the_sheet(driver: TableDriver) -> None:
     token = driver.start("auruxxx")
     made_on = version(driver, token)
     driver.tap(token, "happy-man", round="0", player="Cleo")
-    late = driver.post(token, "happy-man", headers=HTMX, round="0", player="Ben", seen=made_on)
+    late = driver.post(token, "happy-man", headers=HTMX_EN, round="0", player="Ben", seen=made_on)
     assert late.status_code == 409
     fragment = late.get_data(as_text=True)
     assert fragment.lstrip().startswith('<section id="sheet"') and 'class="problems conflict"' in fragment
@@ -105,7 +104,7 @@ def test_clearing_the_day_takes_back_only_the_cards_the_sheet_showed(driver: Tab
     [(["Anna", "Ben"], ["Cleo", "Anna"]), (["Anna", "Ben"], ["Cleo"]), (["Anna"], ["Ben", "Cleo"])],
     ids=["two cleared, two revealed after", "two cleared, one revealed after", "one cleared, two revealed after"],
 )
-@pytest.mark.parametrize("headers", [None, HTMX], ids=["plain form", "htmx"])
+@pytest.mark.parametrize("headers", [None, HTMX_EN], ids=["plain form", "htmx"])
 def test_a_resent_clear_answers_as_the_first_did_after_another_phone_revealed_cards(
     driver: TableDriver, cleared: list[str], revealed_after: list[str], headers: dict[str, str] | None
 ) -> None:
@@ -150,7 +149,7 @@ def test_a_state_the_game_never_reached_is_refused(driver: TableDriver, route: s
     driver.hand(token, "hand/2", round="0", action="save-points", points="5")
     before = driver.events(token)
     form = {"round": "1", "player": "Anna"} if route == "happy-man" else {"finisher": "Ben", "golden12": "1", "hand-0": "5", "hand-2": "5"}
-    refused = driver.post(token, route, headers=HTMX, seen="999999999", **form)
+    refused = driver.post(token, route, headers=HTMX_EN, seen="999999999", **form)
     assert refused.status_code == 400
     assert "This form names a state of the game that never was." in refused.get_data(as_text=True)
     assert driver.events(token) == before
