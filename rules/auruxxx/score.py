@@ -83,10 +83,6 @@ class Cards:
     two: int = 0
     golden12: int = 0
 
-    def card_count(self) -> int:
-        """Return how many cards the hand holds."""
-        return len(self.numbers) + self.fifty + self.action + self.happy_man + self.two + self.golden12
-
 
 @dataclass(frozen=True)
 class CountedHand:
