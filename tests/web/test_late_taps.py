@@ -9,6 +9,7 @@ usable key are refused with a reason, and store nothing.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -176,3 +177,29 @@ def test_every_tap_form_a_phone_is_given_carries_a_key_and_the_moves_their_state
     )
     figure = re.findall(r'action="/g/[^"]+/happy-man".*?</form>', page, re.S)
     assert figure and all('name="seen" value="0"' in form for form in figure)
+
+
+def test_the_choice_is_also_said_as_data_for_the_outbox(driver: TableDriver) -> None:
+    """The 409's ``Tischblock-Refusal`` header holds the choice's words and the form "Replace it with mine" sends, made on the newest change."""
+    token = driver.start("auruxxx")
+    made_on = version(driver, token)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    late = driver.post(token, "happy-man", headers=HTMX_EN, round="0", player="Ben", seen=made_on)
+    said = json.loads(late.headers["Tischblock-Refusal"])
+    assert said["reasons"] == ["Another phone handed the Happy-Man figure to Cleo meanwhile. You tapped Ben."]
+    assert said["fix"] is None
+    resend = said["replace"]
+    assert resend["action"] == f"/g/{token}/happy-man" and (resend["label"], resend["keep"]) == ("Replace it with mine", "Keep theirs")
+    fields = dict(resend["body"])
+    assert (fields["round"], fields["player"], fields["seen"]) == ("0", "Ben", version(driver, token)) and fields["key"]
+    driver.tap(token, "happy-man", **{name: value for name, value in fields.items() if name != "key"})
+    assert driver.table(token).current.holder == "Ben"
+
+
+def test_a_refusal_without_a_sheet_is_said_as_data_too(driver: TableDriver) -> None:
+    """A tap refused before it reaches the rules (no usable key) answers with its reason in the header as well."""
+    token = driver.start("auruxxx")
+    refused = driver.post(token, "pass", headers=HTMX_EN, key="", round="0", player="Anna")
+    assert refused.status_code == 400
+    (reason,) = json.loads(refused.headers["Tischblock-Refusal"])["reasons"]
+    assert reason.startswith("This tap carries no usable key")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
@@ -182,6 +183,9 @@ def test_a_card_refused_for_a_day_over_links_its_correction_filled_in_with_it(pl
     late = post(phone, token, "card", headers=HTMX_EN, day="0", player="A", card="5")
     assert late.status_code == 422
     assert f'<a class="fix" href="/g/{token}/days/1/correct?card-0=5">Correct day 1 with it</a>' in late.get_data(as_text=True)
+    said = json.loads(late.headers["Tischblock-Refusal"])
+    assert said["fix"] == {"href": f"/g/{token}/days/1/correct?card-0=5", "text": "Correct day 1 with it"}
+    assert said["reasons"] == problems(late) and said["replace"] is None
     form = phone.get(f"/g/{token}/days/1/correct?card-0=5", headers=EN).get_data(as_text=True)
     assert re.search(r'<select id="card-0".*?<option value="5" selected>', form, re.S)
     assert re.search(r'<select id="card-1".*?<option value="7" selected>', form, re.S), "the rest as stored"
