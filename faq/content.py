@@ -301,11 +301,6 @@ def load_outlines(folder: Path = CONTENT) -> dict[str, Outline]:
     return found
 
 
-def by_id(entries: Iterable[Entry]) -> dict[tuple[str, str, str], Entry]:
-    """Return entries keyed by (game, lang, id)."""
-    return {(e.game, e.lang, e.id): e for e in entries}
-
-
 def load_words(folder: Path, game: str, lang: str) -> tuple[list[list[str]], dict[str, int]]:
     """Return a game's own words in one language, from its entries' file: groups of words for the same thing (``[[synonym]]``, the
     first naming the group) and names of numbers (``[numbers]``, "Rebhuhn" = 1), or raise BrokenContent saying what is wrong."""

@@ -1,4 +1,8 @@
-"""Fixtures shared by every test layer: a migrated app per test, its clients, phones in Chromium, the log audit and CI rules."""
+"""Fixtures shared by every test layer: a migrated app per test, its client and runner, phones in Chromium, the log audit and CI rules.
+
+The app comes from ``tests.helpers.make_app``, the one factory of test apps; a test that taps posts
+through a phone's client (``tests.helpers.PhoneClient``: the ``phone`` fixture of the view tests).
+"""
 
 import os
 import shutil
@@ -7,7 +11,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
@@ -17,11 +20,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from app import create_app
-from infra.config import TestConfig
 from testbed.servers import AUDIT
 from tests.browser.taps import WAIT
-from tests.web.driver import PhoneClient
+from tests.helpers import make_app
 
 expect.set_options(timeout=WAIT)
 """Every expectation in a browser test waits as long as a tap may take on a busy machine (Playwright's own default is 5 s); it ends as soon as it holds."""
@@ -50,31 +51,15 @@ def commit_without_flushing_to_disk(dbapi_connection: Any, connection_record: Co
             cursor.close()
 
 
-Flask.test_client_class = PhoneClient
-"""Every test app's client posts a game's forms as a phone's sheet does: with a key and ``seen`` (``tests/web/driver.py``)."""
-
-
-def migrated_app(database: Path) -> Flask:
-    """Build a test app on a fresh SQLite file whose schema comes from the migrations."""
-
-    class FileDatabase(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{database}"
-
-    app = create_app(FileDatabase)
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
-
-
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
-    """Return an app with its own freshly migrated database."""
-    return migrated_app(tmp_path / "tischblock.db")
+    """Return an app with its own freshly migrated database, CSRF checks on."""
+    return make_app(tmp_path / "tischblock.db")
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """Return a test client that talks to ``app``."""
+    """Return a plain test client of ``app``: it posts exactly what a test gives it (a tap without a key is refused)."""
     return app.test_client()
 
 

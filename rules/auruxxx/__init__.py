@@ -1,10 +1,10 @@
-"""AURUXXX – Die Goldene Zwölf, one package: its rules (``score``), its part of the record (``record``) and its fold (``history``).
+"""AURUXXX – Die Goldene Zwölf, one package: its scoring (``score``), what a game may contain (``legal``), its part of the record (``record``) and its fold (``history``).
 
 Its modules are imported by name (``from rules.auruxxx.score import ...``); the package itself
 exports only ``AURUXXX``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
-from rules.auruxxx import history, record, score
+from rules.auruxxx import history, legal, record, score
 from rules.games import GameRules
 
 __all__ = ["AURUXXX"]
@@ -18,7 +18,7 @@ AURUXXX: GameRules[score.Game, history.AuruxxxTable] = GameRules(
     parse=record.parse,
     serialise=record.serialise,
     result=record.result,
-    problems=score.game_problems,
+    problems=legal.game_problems,
     first_player=score.first_player,
     stages=history.stages,
     split_open=history.split_open,

@@ -11,20 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from rules.auruxxx.legal import deck_problems, finisher_golden12_problems, game_problems, hand_problems, pass_problems
 from rules.auruxxx.record import read_hand, read_round, serialise_hand
-from rules.auruxxx.score import (
-    ROUNDS,
-    Game,
-    Hand,
-    Round,
-    RoundInProgress,
-    deck_problems,
-    figure_holder,
-    finisher_golden12_problems,
-    game_problems,
-    hand_problems,
-    pass_problems,
-)
+from rules.auruxxx.score import ROUNDS, Game, Hand, Round, RoundInProgress, figure_holder
 from rules.games import Change, TableEvent
 from rules.history import Stages, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.auruxxx.legal import number_card_count_problems, player_count_problems, round_count_problems
 from rules.auruxxx.score import (
     GOLDEN12_IN_HAND_CHOICES,
     MAX_PLAYERS,
@@ -22,9 +23,6 @@ from rules.auruxxx.score import (
     Rounding,
     RoundInProgress,
     figure_holder,
-    number_card_count_problems,
-    player_count_problems,
-    round_count_problems,
     score_game,
 )
 from rules.json_value import JSON

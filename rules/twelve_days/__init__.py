@@ -1,11 +1,11 @@
-"""12 Days (with 8 Nights and 8 Players), one package: its rules (``score``), its part of the record (``record``) and its fold (``history``).
+"""12 Days (with 8 Nights and 8 Players), one package: its scoring (``score``), what a game may contain (``legal``), its part of the record (``record``) and its fold (``history``).
 
 Its modules are imported by name (``from rules.twelve_days.score import ...``); the package itself
 exports only ``TWELVE_DAYS``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
 from rules.games import GameRules
-from rules.twelve_days import history, record, score
+from rules.twelve_days import history, legal, record, score
 
 __all__ = ["TWELVE_DAYS"]
 
@@ -18,7 +18,7 @@ TWELVE_DAYS: GameRules[score.Game, history.TwelveDaysTable] = GameRules(
     parse=record.parse,
     serialise=record.serialise,
     result=record.result,
-    problems=score.game_problems,
+    problems=legal.game_problems,
     first_player=score.first_player,
     stages=history.stages,
     split_open=history.split_open,

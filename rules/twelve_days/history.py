@@ -14,21 +14,9 @@ from dataclasses import dataclass, replace
 from rules.games import Change, TableEvent
 from rules.history import UNDO, Stages, effective, finished, payload, player, position
 from rules.problems import N_, Illegal, at, problem
+from rules.twelve_days.legal import card_problems, day_problems, deck_count_problems, game_problems, hand_problems
 from rules.twelve_days.record import read_card, read_day, read_hand
-from rules.twelve_days.score import (
-    Card,
-    Day,
-    DayInProgress,
-    Game,
-    PlayedDay,
-    TakenDay,
-    card_problems,
-    day_problems,
-    deck_count_problems,
-    game_problems,
-    hand_problems,
-    reveal,
-)
+from rules.twelve_days.score import Card, Day, DayInProgress, Game, PlayedDay, TakenDay, reveal
 
 EVENT_KINDS = ("card", "gift", "taken", "hand", "correct_day")
 _DAY_PAYLOAD_KEYS = {"card": ("day", "player", "card"), "gift": ("day", "player"), "taken": ("day", "player")}

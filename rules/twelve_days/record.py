@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from rules.json_value import JSON
 from rules.problems import N_, Illegal, at
 from rules.record import Reader, json_type, read_players, shorten
+from rules.twelve_days.legal import day_count_problems, hand_size_problems, playerdeck_count_problems
 from rules.twelve_days.score import (
     MRS_CLAUS,
     SANTA,
@@ -23,10 +24,7 @@ from rules.twelve_days.score import (
     PlayedDay,
     TakenDay,
     Variant,
-    day_count_problems,
     find_variant,
-    hand_size_problems,
-    playerdeck_count_problems,
     score_game,
 )
 

@@ -8,12 +8,22 @@ if ("serviceWorker" in navigator) {
   });
 }
 
+// Which live streams are open, as htmx's SSE extension announces them: from the first attempt to
+// connect (reconnects included) until it closes the stream for good. This script runs before the
+// extension's, so it hears every announcement.
+const streaming = new WeakSet();
+document.addEventListener("htmx:sse:before:connection", (event) => streaming.add(event.target));
+document.addEventListener("htmx:sse:close", (event) => streaming.delete(event.target));
+// Set once htmx has processed the live stream's element (below): from then on it may be connected by hand.
+let liveProcessed = false;
+
 // The live stream's script may arrive after htmx has looked at the page; then nothing would
 // connect. By DOMContentLoaded every deferred script has run, so connect here if needed.
 document.addEventListener("DOMContentLoaded", () => {
   const live = document.getElementById("live");
-  if (live && window.htmx && !(live._htmx && live._htmx.sse)) {
-    window.htmx.process(live);
+  if (live && window.htmx) {
+    if (!streaming.has(live)) window.htmx.process(live);
+    liveProcessed = true;
   }
 });
 
@@ -21,7 +31,7 @@ document.addEventListener("DOMContentLoaded", () => {
 // network is back (a stream that was connected reconnects by itself).
 window.addEventListener("online", () => {
   const live = document.getElementById("live");
-  if (live && window.htmx && live._htmx && live._htmx.initialized && !live._htmx.sse) {
+  if (live && window.htmx && liveProcessed && !streaming.has(live)) {
     window.htmx.ajax("GET", live.getAttribute("hx-sse:connect"), { source: live });
   }
 });
@@ -124,7 +134,7 @@ document.addEventListener("htmx:response:error", (event) => {
   const seconds = Number(ctx.response.headers.get("Retry-After")) || 10;
   const live = ctx.sourceElement;
   setTimeout(() => {
-    if (live.isConnected && !(live._htmx && live._htmx.sse)) {
+    if (live.isConnected && !streaming.has(live)) {
       window.htmx.ajax("GET", live.getAttribute("hx-sse:connect"), { source: live });
     }
   }, seconds * 1000 * (1 + Math.random() * 0.3));

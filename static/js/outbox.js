@@ -328,21 +328,23 @@
       save();
       return { renew: true };
     }
+    // The server says why as data (views/pages/refusals.py); an answer without it (from a proxy) is reported by its text.
+    const said = refusalOf(response);
     const page = new DOMParser().parseFromString(html, "text/html");
-    const fixLink = page.querySelector(".problems a.fix");
-    const fix = fixLink && { href: fixLink.getAttribute("href"), text: fixLink.textContent.trim() };
-    const reasons = [...page.querySelectorAll(".problems p:not(.fix-line)")].map((line) => line.textContent.trim());
-    if (!reasons.length) reasons.push((page.querySelector(".lead") || page.body).textContent.trim());
-    const choice = page.querySelector(".conflict form");
-    const replace = choice && {
-      action: choice.getAttribute("hx-post"),
-      body: new URLSearchParams(new FormData(choice)).toString(),
-      label: choice.querySelector("button").textContent.trim(),
-      keep: page.querySelector(".conflict .keep-theirs").textContent.trim(),
-    };
-    page.querySelectorAll(".problems").forEach((box) => box.remove());
+    const reasons = said && said.reasons.length ? said.reasons : [page.body.textContent.trim()];
+    const replace = said && said.replace && { ...said.replace, body: new URLSearchParams(said.replace.body).toString() };
+    page.querySelectorAll(".problems").forEach((box) => box.remove()); // the notice says it instead
     const refreshed = page.getElementById("sheet");
-    return { notice: [texts.refused, reasons, fix, replace], html: refreshed ? refreshed.outerHTML : null };
+    return { notice: [texts.refused, reasons, (said && said.fix) || null, replace || null], html: refreshed ? refreshed.outerHTML : null };
+  }
+
+  // What a refusal's ``Tischblock-Refusal`` header says: its reasons, where it can be fixed, and the tap to send again.
+  function refusalOf(response) {
+    try {
+      return JSON.parse(response.headers.get("Tischblock-Refusal"));
+    } catch {
+      return null;
+    }
   }
 
   async function pump(asked = false) {

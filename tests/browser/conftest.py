@@ -11,7 +11,7 @@ from werkzeug.serving import make_server
 
 from faq.search import warm
 from tests.browser.taps import WAIT
-from tests.conftest import migrated_app
+from tests.helpers import make_app
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
@@ -19,7 +19,7 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     """Return the migrated app the live server serves, for tests that look into its database."""
-    return migrated_app(tmp_path_factory.mktemp("live") / "tischblock.db")
+    return make_app(tmp_path_factory.mktemp("live") / "tischblock.db")
 
 
 @pytest.fixture(scope="session")

@@ -22,11 +22,11 @@ from tests.browser.pictures import keep_picture
 from tests.browser.taps import eventually, start_game
 from tests.browser.test_auruxxx_game import finish_round, type_hand
 from tests.browser.test_join import open_live, scan
+from tests.helpers import PLAYERS
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 10_000
-PLAYERS = ["Anna", "Ben", "Cleo"]
 FAKE_SHARE = """
 window.__shared = [];
 navigator.canShare = (data) => Boolean(data && data.files && data.files.length);

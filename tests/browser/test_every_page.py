@@ -16,10 +16,9 @@ from playwright.sync_api import Browser, Page, Playwright
 from tests.browser.checks import axe_problems, enlarge_text, headings, redrawn, sideways_scroll, small_targets
 from tests.browser.taps import settled, start_game
 from tests.examples import finished_auruxxx, twelve_days
+from tests.helpers import PLAYERS
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
 def imported(page: Page, base: str, game: dict[str, object]) -> str:

@@ -31,10 +31,10 @@ from tests.browser.taps import (
     tap_across,
 )
 from tests.conftest import PhoneMaker
+from tests.helpers import PLAYERS
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["Anna", "Ben", "Cleo"]
 WAKE_LOCK_SPY = """
 window.wakeLockRequests = [];
 if (navigator.wakeLock) {

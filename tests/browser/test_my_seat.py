@@ -14,10 +14,9 @@ from playwright.sync_api import Page, expect
 from tests.browser.pictures import keep_picture
 from tests.browser.taps import WAIT, finish_round, start_game
 from tests.conftest import PhoneMaker
+from tests.helpers import PLAYERS
 
 pytestmark = pytest.mark.browser
-
-PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
 def framed(page: Page, seat: int) -> bool:

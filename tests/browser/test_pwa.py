@@ -202,6 +202,25 @@ def expect_kept(phone: Page, sheet: str, selector: str) -> None:
     until(lambda: phone.evaluate(KEPT_SHEET, [sheet, selector]) == [text.strip() for text in shown], what=f"the kept sheet to show {shown}")
 
 
+def test_a_sheet_opened_without_a_network_follows_the_table_once_the_network_is_back(new_phone: PhoneMaker, live_server: str) -> None:
+    """Anna opens her kept sheet offline, so its live stream cannot connect; back online, Ben's cross shows on it without a reload."""
+    anna = new_phone()
+    ben = new_phone()
+    sheet = start_game(anna, live_server, ["Anna", "Ben"])
+    install(anna)
+    settled(anna)
+    anna.context.set_offline(True)
+    eventually(anna, "(url) => caches.match(url).then((kept) => Boolean(kept))", sheet)
+    anna.reload()
+    expect(anna.locator("#connection")).to_have_text(re.compile(r"^offline"))
+
+    anna.context.set_offline(False)
+    ben.goto(sheet)
+    ben.locator(".pass-boxes").nth(1).click()
+    expect(crosses(ben, 1)).to_have_count(1)
+    expect(crosses(anna, 1)).to_have_count(1)
+
+
 def test_a_sheet_opened_once_is_kept_offline_with_every_tap_seen_since(
     new_phone: PhoneMaker, live_server: str, screenshot_dir: Path
 ) -> None:

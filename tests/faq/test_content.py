@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from faq.content import CONTENT, LANGUAGES, MIN_ENTRIES, BrokenContent, load, load_file, load_outlines, load_questions
 from faq.search import FAQ, warm
-from infra.config import TestConfig
+from tests.helpers import make_app
 from views.site.faq import index as faq_index
 
 GAMES = ("auruxxx", "12days")
@@ -268,11 +267,10 @@ def test_a_server_refuses_to_start_with_broken_content(tmp_path: Path) -> None:
 
 def test_apps_on_the_same_content_share_one_faq_and_changed_content_is_read_again(tmp_path: Path) -> None:
     """The test suite builds hundreds of apps: the content is checked and indexed once per process, unless it changes."""
-    settings = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
     folder = copy_content(tmp_path)
 
     def faq_of_new_app() -> FAQ:
-        with create_app({**settings, "FAQ_CONTENT": str(folder)}).app_context():
+        with make_app("sqlite://", migrate=False, FAQ_CONTENT=str(folder)).app_context():
             return faq_index()
 
     first = faq_of_new_app()

@@ -17,11 +17,11 @@ import requests
 
 from testbed.phones import TIMEOUT, Phone, finish_round, new_auruxxx_game
 from testbed.servers import GunicornServer, PostgresCluster, migrate
+from tests.helpers import PLAYERS
 from tests.system.conftest import require
 
 pytestmark = pytest.mark.system
 
-PLAYERS = ["Anna", "Ben", "Cleo"]
 NUL = "\x00"
 
 

@@ -41,12 +41,12 @@ from testbed.phones import SEEN, Phone
 from testbed.servers import AUDIT, POLL_SECONDS, ROOT, CaddyProxy, GunicornServer, RedisServer, answers, free_port
 from tests.browser.taps import crossed, end_round_across, join_second_phone, pass_cross, start_game, tap_across
 from tests.conftest import PhoneMaker
+from tests.helpers import PLAYERS
 from tests.system.conftest import require
 
 pytestmark = pytest.mark.system
 
 ENV_EXAMPLE = ROOT / "deploy" / "tischblock.env.example"
-PLAYERS = ["Anna", "Ben", "Cleo"]
 WAIT = 60.0
 """Seconds to wait for the stack to notice a change (Caddy checks health every 5 s, a stream reconnects); over as soon as it did."""
 CREATE_PER_MINUTE = 30

@@ -12,10 +12,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import create_engine, select, text
 
-from app import create_app
-from infra.config import TestConfig
 from models import Game, db
 from testbed.servers import sqlite_url
+from tests.helpers import make_app
 from tests.system.conftest import BACKENDS
 
 BEFORE = "c41e8b7d2f90"
@@ -56,7 +55,7 @@ def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
 
 def test_options_move_into_one_column_and_back(empty_database: str) -> None:
     """Each game keeps the options its kind used; a downgrade gives every option its column back."""
-    app = create_app(type("OldDatabase", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": empty_database}))
+    app = make_app(empty_database, migrate=False)
     house_rules = {"golden12_in_hand": 25, "two_in_hand": 2, "halving": "penalty", "rounding": "floor"}
     old = [
         {"id": 1, "kind": "auruxxx", "variant": "standard", "house_rules": house_rules, "first_dealer": 2},

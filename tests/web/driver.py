@@ -1,66 +1,25 @@
 """A card table as the view tests play it (flaskr's ``AuthActions``): start a game, tap, enter a hand, read what came of it.
 
-The driver posts the forms a phone posts, through one test client, and notes what every page
+The driver posts the forms a phone posts, through one phone's client (``tests.helpers.PhoneClient``), and notes what every page
 and fragment was rendered from, so a test can check the rendered template's context where the
 markup is not the contract (canaille's way) and read the database where the stored history is.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, template_rendered
-from flask.testing import FlaskClient
 from jinja2 import Template
 from jinja2_fragments.flask import template_block_rendered
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from models import Game, db, folded, stored_events
-
-PLAYERS = ["Anna", "Ben", "Cleo"]
-EN = {"Accept-Language": "en"}
-
-
-def as_a_phone_sends(app: Flask, token: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a form's fields as a phone's sheet sends them: a fresh key, and ``seen``, the game's newest change, unless given.
-
-    Every tap form carries both; a test sends one empty by giving it so, and none at all by giving it None.
-    """
-    sent = {"key": uuid.uuid4().hex, **data}
-    if "seen" not in sent:
-        with app.app_context():
-            game = db.session.scalar(select(Game).where(or_(Game.token == token, Game.read_token == token)))
-            sent["seen"] = str(folded(game).version if game is not None else 0)
-    return {name: value for name, value in sent.items() if value is not None}
-
-
-class PhoneClient(FlaskClient):
-    """A test client that posts a game's forms as a phone's sheet does (``as_a_phone_sends``): the view tests' client."""
-
-    def post(self, *args: Any, **kwargs: Any) -> TestResponse:
-        """Post a form; one to a game's address gets its key and ``seen`` unless the test gave them."""
-        url, data = (args[0] if args else kwargs.get("path", "")), kwargs.get("data")
-        if isinstance(url, str) and url.startswith("/g/") and "json" not in kwargs and (data is None or isinstance(data, dict)):
-            kwargs["data"] = as_a_phone_sends(self.application, url.split("/")[2].split("?")[0], data or {})
-        return super().post(*args, **kwargs)
-
-
-def start(client: FlaskClient, kind: str, names: list[str] = PLAYERS, **fields: str) -> str:
-    """Start a game through the new-game form and return its edit token."""
-    response = client.post(f"/new/{kind}", data={"player": names, "action": "start", **fields})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return str(response.headers["Location"]).removeprefix("/g/")
-
-
-def tap(client: FlaskClient, token: str, route: str, **data: Any) -> None:
-    """Post a tap that must count."""
-    response = client.post(f"/g/{token}/{route}", data=data)
-    assert response.status_code == 303, (route, data, response.status_code, response.get_data(as_text=True)[-2000:])
+from tests.helpers import EN, PLAYERS, PhoneClient, start
 
 
 @dataclass(frozen=True)
@@ -76,7 +35,7 @@ class TableDriver:
     """The phones at one table: one test client posting the app's forms, and the pages it was answered with."""
 
     app: Flask
-    client: FlaskClient
+    client: PhoneClient
     headers: Mapping[str, str] = field(default_factory=lambda: dict(EN))
     rendered: list[Rendered] = field(default_factory=list)
 

@@ -23,9 +23,7 @@ from sqlalchemy import select
 from models import Game, db
 from rules.auruxxx import score as auruxxx
 from rules.twelve_days import score as twelve_days
-from tests.web.driver import start, tap
-
-PLAYERS = ["Anna", "Ben", "Cleo"]
+from tests.helpers import PLAYERS, start, tap
 
 
 def play_auruxxx(client: FlaskClient, token: str, *, finisher: str, hands: dict[int, int]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from hypothesis import strategies as st
 
-from tests.web.driver import PLAYERS, start, tap
+from tests.helpers import PLAYERS, start, tap
 from tests.web.states import register_forms, state
 
 

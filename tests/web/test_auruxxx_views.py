@@ -13,11 +13,9 @@ from werkzeug.test import TestResponse
 
 from models import Event, Game, db, stored_events
 from rules import record
+from tests.helpers import EN, HTMX, PLAYERS, event_count
 from tests.web.driver import TableDriver
 
-EN = {"Accept-Language": "en"}
-HTMX = {"HX-Request": "true"}
-PLAYERS = ["Anna", "Ben", "Cleo"]
 EMPTY_CARDS = {"numbers": [], "fifty": 0, "action": 0, "happy_man": 0, "two": 0, "golden12": 0}
 
 
@@ -35,12 +33,6 @@ def hand(driver: TableDriver, token: str, seat: int, round_: int, cards: str = "
         driver.hand(token, f"hand/{seat}", round=str(round_), cards=cards)
     else:
         driver.hand(token, f"hand/{seat}", round=str(round_), action="save-points", points=str(typed))
-
-
-def event_count(app: Flask) -> int:
-    """Return how many events the database holds, over all games."""
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Event)) or 0
 
 
 def assert_fragment(response: TestResponse, root_id: str) -> None:

@@ -17,11 +17,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from models import Event, Game, db
+from tests.helpers import EN, PhoneClient, start, tap
 from tests.web.auruxxx_states import auruxxx_round_finished
-from tests.web.driver import start, tap
 from tests.web.twelve_days_states import twelve_days_day_finished
-
-EN = {"Accept-Language": "en"}
 
 AURUXXX_CORRECTION = {
     "finisher": "Ben",
@@ -69,45 +67,45 @@ GAMES: dict[str, tuple[Callable[[FlaskClient], str], str, dict[str, str]]] = {
 
 
 @pytest.mark.parametrize("kind", GAMES)
-def test_a_correction_without_the_version_it_was_based_on_is_refused(plain_app: Flask, plain_client: FlaskClient, kind: str) -> None:
+def test_a_correction_without_the_version_it_was_based_on_is_refused(plain_app: Flask, phone: PhoneClient, kind: str) -> None:
     """Item 9: a correction without ``seen`` (or with a ``seen`` that is no number) answers 400 and stores nothing."""
     build, route, form = GAMES[kind]
-    token = build(plain_client)
+    token = build(phone)
     before = stored(plain_app, token)
     for seen in ({"seen": None}, {"seen": ""}, {"seen": "latest"}):
-        response = plain_client.post(f"/g/{token}/{route}", data={**form, **seen}, headers=EN)
+        response = phone.post(f"/g/{token}/{route}", data={**form, **seen}, headers=EN)
         assert response.status_code == 400
         assert "This form does not say which state of the game it was made on." in message(response)
         assert stored(plain_app, token) == before
 
 
 @pytest.mark.parametrize("kind", GAMES)
-def test_only_changes_to_that_round_or_day_make_a_correction_stale(plain_app: Flask, plain_client: FlaskClient, kind: str) -> None:
+def test_only_changes_to_that_round_or_day_make_a_correction_stale(plain_app: Flask, phone: PhoneClient, kind: str) -> None:
     """Item 10: a tap in the next round or day and its undo leave the form valid; a correction of the same one does not."""
     build, route, form = GAMES[kind]
-    token = build(plain_client)
-    seen = seen_of(plain_client, f"/g/{token}/{route}")
+    token = build(phone)
+    seen = seen_of(phone, f"/g/{token}/{route}")
     if kind == "auruxxx":
-        tap(plain_client, token, "pass", round="1", player="Cleo")
+        tap(phone, token, "pass", round="1", player="Cleo")
     else:
-        tap(plain_client, token, "card", day="1", player="Cleo", card="4")
-    tap(plain_client, token, "undo", event=str(stored(plain_app, token)[-1][0]))
-    assert plain_client.post(f"/g/{token}/{route}", data={**form, "seen": seen}).status_code == 303
+        tap(phone, token, "card", day="1", player="Cleo", card="4")
+    tap(phone, token, "undo", event=str(stored(plain_app, token)[-1][0]))
+    assert phone.post(f"/g/{token}/{route}", data={**form, "seen": seen}).status_code == 303
 
     other = {**form, "hand-0": "14"} if kind == "auruxxx" else {**form, "taken_by": "Ben"}
     before = stored(plain_app, token)
-    assert plain_client.post(f"/g/{token}/{route}", data={**other, "seen": seen}).status_code == 409
+    assert phone.post(f"/g/{token}/{route}", data={**other, "seen": seen}).status_code == 409
     assert stored(plain_app, token) == before
 
 
-def test_reusing_an_idempotency_key_with_different_content_is_refused(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_reusing_an_idempotency_key_with_different_content_is_refused(plain_app: Flask, phone: PhoneClient) -> None:
     """Item 12: a key that recorded a cross for Anna refuses a cross for Ben (422), but the same cross again counts once."""
-    token = start(plain_client, "auruxxx")
-    tap(plain_client, token, "pass", round="0", player="Anna", key="tap-1")
-    reused = plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben", "key": "tap-1"}, headers=EN)
+    token = start(phone, "auruxxx")
+    tap(phone, token, "pass", round="0", player="Anna", key="tap-1")
+    reused = phone.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben", "key": "tap-1"}, headers=EN)
     assert reused.status_code == 422
     assert "This form was already sent once with other entries. Reload the page and enter it again." in message(reused)
-    other_kind = plain_client.post(f"/g/{token}/happy-man", data={"round": "0", "player": "Anna", "key": "tap-1"})
+    other_kind = phone.post(f"/g/{token}/happy-man", data={"round": "0", "player": "Anna", "key": "tap-1"})
     assert other_kind.status_code == 422
-    tap(plain_client, token, "pass", round="0", player="Anna", key="tap-1")
+    tap(phone, token, "pass", round="0", player="Anna", key="tap-1")
     assert stored(plain_app, token) == [(1, "pass", {"round": 0, "player": "Anna"})]

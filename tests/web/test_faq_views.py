@@ -8,9 +8,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from faq.content import load
+from tests.helpers import HTMX
 from views.site.faq import index as faq_index
 
-HTMX = {"HX-Request": "true"}
 JSON = {"Accept": "application/json"}
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}

@@ -23,20 +23,18 @@ from werkzeug.test import TestResponse
 
 from rules import games, record
 from rules.problems import Illegal
-from tests.conftest import migrated_app
+from tests.helpers import EN, PLAYERS, make_app, phone_of
 from tests.pebbles import registered
 from views.table import sheets
 
 ROOT = Path(__file__).resolve().parents[2]
-EN = {"Accept-Language": "en"}
-PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
 @pytest.fixture
 def pebbles_app(tmp_path: Path) -> Iterator[Flask]:
     """Yield an app built while Pebbles is registered, on a freshly migrated database."""
     with registered():
-        app = migrated_app(tmp_path / "tischblock.db")
+        app = make_app(tmp_path / "tischblock.db")
         app.config["WTF_CSRF_ENABLED"] = False
         yield app
 
@@ -61,7 +59,7 @@ def take(client: FlaskClient, token: str, round_index: int, player: str) -> Test
 
 def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
     """New game, taps, the sheet, a refusal, undo, history, export, import and a rematch: all from Pebbles' own files."""
-    client = pebbles_app.test_client()
+    client = phone_of(pebbles_app)
     assert "Pebbles" in client.get("/", headers=EN).get_data(as_text=True)
     form = client.get("/new/pebbles", headers=EN)
     assert form.status_code == 200 and form.get_data(as_text=True).count('name="player"') == 4
@@ -97,7 +95,7 @@ def test_a_third_game_plays_through_the_web_layer(pebbles_app: Flask) -> None:
 
 def test_a_third_game_brings_its_options_keypad_and_correction_through_the_shared_flows(pebbles_app: Flask) -> None:
     """Its option on the new-game form, its keypad (with another phone saving first) and its correction, from its own files."""
-    client, other_phone = pebbles_app.test_client(), pebbles_app.test_client()
+    client, other_phone = phone_of(pebbles_app), phone_of(pebbles_app)
     form = client.get("/new/pebbles", headers=EN).get_data(as_text=True)
     assert 'name="length" value="2"' in form and 'name="length" value="3"' in form
     token = token_of(client.post("/new/pebbles", data={"player": PLAYERS, "length": "3", "action": "start"}, headers=EN))

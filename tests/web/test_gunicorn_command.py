@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from flask.testing import FlaskClient
 from gunicorn.workers.ggevent import GeventWorker
 
 from faq.search import shared
@@ -16,7 +15,7 @@ from serving.command import OPEN_FILES, gunicorn_argv, raise_open_files
 from serving.hooks import when_ready
 from serving.worker import GuardedGeventWorker
 from testbed.servers import LogAudit
-from tests.conftest import migrated_app
+from tests.helpers import PhoneClient, make_app, phone_of
 
 
 def test_gunicorn_runs_evented_workers_with_room_for_taps_beside_every_stream() -> None:
@@ -104,8 +103,8 @@ def test_the_error_log_filter_hides_tokens_in_a_traceback_and_a_stack() -> None:
 def test_the_log_audit_finds_every_token_of_a_database_in_any_log(tmp_path: Path) -> None:
     """The check at the end of a test run: a token anywhere in a kept log is a leak, a redacted address is not."""
     database = tmp_path / "tischblock.db"
-    app = migrated_app(database)
-    client = app.test_client()
+    app = make_app(database)
+    client = phone_of(app)
     app.config["WTF_CSRF_ENABLED"] = False
     token = client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start"}).headers["Location"].rsplit("/", 1)[1]
     log = tmp_path / "server.log"
@@ -119,7 +118,7 @@ def test_the_log_audit_finds_every_token_of_a_database_in_any_log(tmp_path: Path
     assert len(audit.leaks()) == 2
 
 
-def test_the_server_builds_the_faq_before_its_workers_fork_so_no_request_builds_it(plain_client: FlaskClient) -> None:
+def test_the_server_builds_the_faq_before_its_workers_fork_so_no_request_builds_it(phone: PhoneClient) -> None:
     """The master's hook makes the search and the offline index; a worker's request then only hands them out."""
     when_ready(None)
     faq = shared()
@@ -127,8 +126,8 @@ def test_the_server_builds_the_faq_before_its_workers_fork_so_no_request_builds_
     building = faq.build
     try:
         faq.build = lambda *args: pytest.fail("a request built a section")  # type: ignore[method-assign]
-        response = plain_client.get("/faq/offline-index.json")
+        response = phone.get("/faq/offline-index.json")
         assert response.status_code == 200 and response.json is not None and response.json["sections"]
-        assert plain_client.get("/faq/search?q=passen&game=auruxxx&lang=de", headers={"Accept": "application/json"}).get_json()
+        assert phone.get("/faq/search?q=passen&game=auruxxx&lang=de", headers={"Accept": "application/json"}).get_json()
     finally:
         faq.build = building  # type: ignore[method-assign]

@@ -12,9 +12,8 @@ from werkzeug.test import TestResponse
 
 from models import Game, db, folded
 from tests.examples import twelve_days
+from tests.helpers import EN, phone_of
 from tests.web.auruxxx_states import auruxxx_finisher_known
-
-EN = {"Accept-Language": "en"}
 
 
 def seen_of(page: TestResponse) -> str:
@@ -40,7 +39,7 @@ def save(client: FlaskClient, token: str, seen: str, points: int) -> TestRespons
 
 
 def test_a_hand_saved_on_another_phone_meanwhile_asks_keep_theirs_or_replace(plain_app: Flask) -> None:
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     opened = seen_of(anna.get(f"/g/{token}/hand/0"))
     assert save(ben, token, seen_of(ben.get(f"/g/{token}/hand/0")), 6).status_code == 303
@@ -57,7 +56,7 @@ def test_a_hand_saved_on_another_phone_meanwhile_asks_keep_theirs_or_replace(pla
 
 
 def test_keeping_theirs_leaves_the_other_phones_hand(plain_app: Flask) -> None:
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     opened = seen_of(anna.get(f"/g/{token}/hand/0"))
     save(ben, token, seen_of(ben.get(f"/g/{token}/hand/0")), 6)
@@ -69,7 +68,7 @@ def test_keeping_theirs_leaves_the_other_phones_hand(plain_app: Flask) -> None:
 
 
 def test_taps_about_anything_else_leave_the_keypad_valid(plain_app: Flask) -> None:
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     opened = seen_of(anna.get(f"/g/{token}/hand/0"))
     cleo = ben.post(f"/g/{token}/hand/2", data={"round": "0", "action": "save-points", "points": "9"})
@@ -78,7 +77,7 @@ def test_taps_about_anything_else_leave_the_keypad_valid(plain_app: Flask) -> No
 
 
 def test_cards_tapped_but_not_saved_survive_a_reload_on_that_phone_only(plain_app: Flask) -> None:
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     seen = seen_of(anna.get(f"/g/{token}/hand/0"))
     cards = ""
@@ -103,7 +102,7 @@ def counts_form(seen: str, cards: list[int], action: str = "save") -> dict[str, 
 
 
 def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app: Flask) -> None:
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     answer = anna.post("/import", data=json.dumps(twelve_days(hands=False)), content_type="application/json")
     token = str(answer.json["location"]).rsplit("/", 1)[-1]  # type: ignore[index]
     opened = seen_of(anna.get(f"/g/{token}/final-hand/0"))
@@ -122,7 +121,7 @@ def test_a_final_hand_saved_on_another_phone_meanwhile_is_a_choice_too(plain_app
 
 def test_a_hand_saved_after_another_phone_closed_the_round_says_so_and_stores_nothing(plain_app: Flask) -> None:
     """Ben's keypad for Anna stayed open while Anna's phone saved the round's last hands: his save is told, not dropped silently."""
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     opened = seen_of(ben.get(f"/g/{token}/hand/0"))
     finisher = folded_finisher(plain_app, token)
@@ -144,7 +143,7 @@ def test_a_hand_saved_after_another_phone_closed_the_round_says_so_and_stores_no
 
 def test_a_closed_keypad_says_what_the_game_holds_for_the_hand_instead(plain_app: Flask) -> None:
     """Ben's keypads stayed open while Anna's phone saved the last hand (10): his page names it; a hand stored before they opened is named as stored."""
-    anna, ben = plain_app.test_client(), plain_app.test_client()
+    anna, ben = phone_of(plain_app), phone_of(plain_app)
     token = auruxxx_finisher_known(anna)
     finisher = folded_finisher(plain_app, token)
     (early, early_name), (last, last_name) = [(seat, name) for seat, name in enumerate(["Anna", "Ben", "Cleo"]) if name != finisher]

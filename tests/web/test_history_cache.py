@@ -6,25 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from sqlalchemy import create_engine, insert, select
 
 import models.event
 import rules.history
-from app import create_app
-from infra.config import TestConfig
 from models import Event, Game, db, history_of
-from tests.web.driver import start, tap
+from tests.helpers import make_app, phone_of, start, tap
 
 
 def app_on(database: Path) -> Flask:
     """Return a migrated app without CSRF checks on its own SQLite file."""
-    app = create_app(type("Own", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "WTF_CSRF_ENABLED": False}))
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    return make_app(database, csrf=False)
 
 
 def stored(app: Flask, token: str) -> list[tuple[int, str, dict[str, object]]]:
@@ -37,7 +31,7 @@ def stored(app: Flask, token: str) -> list[tuple[int, str, dict[str, object]]]:
 
 def test_an_event_stored_by_another_process_joins_the_history_read_before(tmp_path: Path) -> None:
     app = app_on(tmp_path / "tischblock.db")
-    client = app.test_client()
+    client = phone_of(app)
     token = start(client, "auruxxx")
     tap(client, token, "pass", player="Anna", round="0")
     assert stored(app, token) == [(1, "pass", {"round": 0, "player": "Anna"})]
@@ -57,7 +51,7 @@ def test_games_with_the_same_number_in_two_databases_keep_their_own_histories(tm
     first, second = app_on(tmp_path / "first.db"), app_on(tmp_path / "second.db")
     tokens = []
     for app, player in ((first, "Anna"), (second, "Ben")):
-        client = app.test_client()
+        client = phone_of(app)
         tokens.append(start(client, "auruxxx"))
         tap(client, tokens[-1], "pass", player=player, round="0")
     assert stored(first, tokens[0]) == [(1, "pass", {"round": 0, "player": "Anna"})]
@@ -70,7 +64,7 @@ def test_a_change_is_played_on_from_the_table_before_it_and_only_an_undo_folds_t
     """A tap is stepped on from the table its history added up to, and so is a change from another process when a
     sheet first shows it; showing the sheet again folds nothing; an undo folds the whole history once."""
     app = app_on(tmp_path / "tischblock.db")
-    client = app.test_client()
+    client = phone_of(app)
     token = start(client, "auruxxx")
     folds: list[int] = []
     real_fold = rules.history.fold

@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import flask_migrate
 import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
@@ -33,11 +32,9 @@ from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import TestResponse
 
-from app import create_app
-from infra.config import TestConfig
 from models import Game, db, folded
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
-from tests.web.driver import PLAYERS, start
+from tests.helpers import PLAYERS, make_app, phone_of, start
 from tests.web.states import FORMS, STATES, VALUES, Tokens, clone, counts, tokens
 from views.table.sheets import SHEETS
 
@@ -333,21 +330,13 @@ def bodies(draw: st.DrawFn, endpoint: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def hostile_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     """Return this module's one app: CSRF off so that every payload reaches its view, a database migrated once."""
-
-    class Hostile(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('hostile') / 'tischblock.db'}"
-        WTF_CSRF_ENABLED = False
-
-    app = create_app(Hostile)
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    return make_app(tmp_path_factory.mktemp("hostile") / "tischblock.db", csrf=False)
 
 
 @pytest.fixture(scope="module")
 def templates(hostile_app: Flask) -> dict[str, Tokens]:
     """Build one game in each state, to be cloned for every example."""
-    client = hostile_app.test_client()
+    client = phone_of(hostile_app)
     return {name: tokens(hostile_app, build(client)) for name, build in STATES.items()}
 
 
@@ -445,7 +434,7 @@ def test_hostile_input_is_refused_or_recorded_soundly(hostile_app: Flask, templa
         url = url_for_rule(rule, game, data.draw)
         since_id = newest_game_id(hostile_app)
         before = counts(hostile_app, game.id)
-        response = hostile_app.test_client().post(url, **body)
+        response = phone_of(hostile_app).post(url, **body)
         check_answer(hostile_app, response, before, game, since_id)
 
     send()
@@ -461,7 +450,7 @@ def test_hostile_records_to_import(hostile_app: Flask, templates: dict[str, Toke
         game = templates["auruxxx-fresh"]
         since_id = newest_game_id(hostile_app)
         before = counts(hostile_app, game.id)
-        client = hostile_app.test_client()
+        client = phone_of(hostile_app)
         if content_type == "application/json":
             response = client.post("/import", data=content, content_type=content_type)
         else:
@@ -482,7 +471,7 @@ MARKUP_NAMES = [SCRIPT[:40], IMAGE, "<b>Bold</b>&amp;"]
 @pytest.mark.parametrize("kind", ["auruxxx", "12days"])
 def test_player_names_with_markup_are_escaped_on_every_page(hostile_app: Flask, kind: str) -> None:
     """Names typed into the new-game form come back as text on the sheet, history, join page, export and FAQ pages."""
-    client = hostile_app.test_client()
+    client = phone_of(hostile_app)
     token = start(client, kind, names=MARKUP_NAMES)
     if kind == "auruxxx":
         assert client.post(f"/g/{token}/pass", data={"player": MARKUP_NAMES[0], "round": "0"}).status_code == 303
@@ -511,7 +500,7 @@ def test_player_names_with_markup_are_escaped_on_every_page(hostile_app: Flask, 
 
 def test_a_refused_start_shows_markup_names_as_text(hostile_app: Flask) -> None:
     """A start refused by the rules shows the names it was given back in the form, escaped."""
-    response = hostile_app.test_client().post("/new/auruxxx", data={"player": [SCRIPT[:40]], "action": "start"})
+    response = phone_of(hostile_app).post("/new/auruxxx", data={"player": [SCRIPT[:40]], "action": "start"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert SCRIPT[:40] not in page and html.escape(SCRIPT[:40], quote=True) in page
@@ -526,7 +515,7 @@ def test_csrf_is_enforced_on_every_post_route(strict_app: Flask) -> None:
     Only a JSON body to ``/import`` goes without one: a browser cannot send ``application/json``
     to another site unasked (``test_security`` shows that text/plain is not taken for JSON).
     """
-    client = strict_app.test_client()
+    client = phone_of(strict_app)
     games = {}
     for record_ in (AURUXXX_RECORD, TWELVE_DAYS_RECORD):
         imported = client.post("/import", json=record_)

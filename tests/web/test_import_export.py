@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import re
@@ -19,9 +18,7 @@ from models import Event, Game, Player, db, folded
 from rules import record
 from rules.games import Table
 from tests.examples import AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE
-from tests.web.driver import start
-
-EN = {"Accept-Language": "en"}
+from tests.helpers import EN, PhoneClient, csrf_token, event_count, game_count, problems, start
 
 """The 12 Days example of record-format.md."""
 
@@ -31,18 +28,6 @@ INVALID["rounds"][0]["golden12"] = 0
 
 
 # --- Helpers ---------------------------------------------------------------------------------
-
-
-def game_count(app: Flask) -> int:
-    """Return how many games the database holds."""
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Game)) or 0
-
-
-def event_count(app: Flask) -> int:
-    """Return how many events the database holds."""
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Event)) or 0
 
 
 def scored_game(app: Flask, token: str) -> dict[str, Any]:
@@ -70,21 +55,6 @@ def token_from(location: str) -> str:
     return found.group(1)
 
 
-def csrf_token(response: TestResponse) -> str:
-    """Return the CSRF token a page's form carries."""
-    found = re.search(r'name="csrf_token" value="([^"]+)"', response.get_data(as_text=True))
-    assert found is not None, "the page has no CSRF token"
-    return found.group(1)
-
-
-def problems(response: TestResponse) -> list[str]:
-    """Return the refusal messages a page shows in its problems box."""
-    box = re.search(r'<div class="problems" role="alert">(.*?)</div>', response.get_data(as_text=True), re.S)
-    if box is None:
-        return []
-    return [html.unescape(text) for text in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)]
-
-
 def upload(
     client: FlaskClient, content: bytes | None, token: str | None, filename: str = "game.json", language: str = "en"
 ) -> TestResponse:
@@ -100,10 +70,10 @@ def upload(
 # --- Export ------------------------------------------------------------------------------------
 
 
-def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, phone: PhoneClient) -> None:
     """A game without rounds exports its players, house rules and an empty result."""
-    token = start(plain_client, "auruxxx")
-    response = plain_client.get(f"/g/{token}/record.json")
+    token = start(phone, "auruxxx")
+    response = phone.get(f"/g/{token}/record.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
     exported = response.get_json()
@@ -111,9 +81,9 @@ def test_export_of_a_new_game_is_its_scored_record(plain_app: Flask, plain_clien
     assert exported["rounds"] == [] and exported["result"]["complete"] is False
 
 
-def test_export_follows_every_tap(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_export_follows_every_tap(plain_app: Flask, phone: PhoneClient) -> None:
     """After taps on the sheet the export is ``record.scored`` of the folded game, halves as .5."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     taps = [
         ("happy-man", {"round": "0", "player": "Cleo"}),
         ("pass", {"round": "0", "player": "Anna"}),
@@ -122,34 +92,34 @@ def test_export_follows_every_tap(plain_app: Flask, plain_client: FlaskClient) -
         ("hand/2", {"round": "0", "action": "save", "cards": "n9 n8"}),
     ]
     for route, form in taps:
-        assert plain_client.post(f"/g/{token}/{route}", data=form).status_code == 303
-    response = plain_client.get(f"/g/{token}/record.json")
+        assert phone.post(f"/g/{token}/{route}", data=form).status_code == 303
+    response = phone.get(f"/g/{token}/record.json")
     assert response.get_json() == scored_game(plain_app, token)
     assert response.get_json()["result"]["rounds"] == [{"Anna": 17, "Ben": -5, "Cleo": 8.5}]
     assert '"Cleo": 8.5' in response.get_data(as_text=True)
 
 
-def test_export_is_the_text_the_score_command_prints(plain_client: FlaskClient, strict_runner: FlaskCliRunner) -> None:
+def test_export_is_the_text_the_score_command_prints(phone: PhoneClient, strict_runner: FlaskCliRunner) -> None:
     """Scoring an exported record again with the CLI prints the very same text."""
-    token = start(plain_client, "auruxxx")
-    plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
-    exported = plain_client.get(f"/g/{token}/record.json").get_data(as_text=True)
+    token = start(phone, "auruxxx")
+    phone.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
+    exported = phone.get(f"/g/{token}/record.json").get_data(as_text=True)
     outcome = cli_score(strict_runner, exported)
     assert outcome.exit_code == 0
     assert outcome.stdout == exported
 
 
-def test_sheet_links_its_record_as_an_alternate(plain_client: FlaskClient) -> None:
+def test_sheet_links_its_record_as_an_alternate(phone: PhoneClient) -> None:
     """The sheet announces its JSON record in the head and offers it for download."""
-    token = start(plain_client, "auruxxx")
-    page = plain_client.get(f"/g/{token}").get_data(as_text=True)
+    token = start(phone, "auruxxx")
+    page = phone.get(f"/g/{token}").get_data(as_text=True)
     assert f'<link rel="alternate" type="application/json" href="/g/{token}/record.json">' in page
     assert f'href="/g/{token}/record.json" download=' in page
 
 
-def test_export_of_an_unknown_game_is_not_found(plain_client: FlaskClient) -> None:
+def test_export_of_an_unknown_game_is_not_found(phone: PhoneClient) -> None:
     """No record behind a token no game has."""
-    assert plain_client.get("/g/" + "x" * 32 + "/record.json").status_code == 404
+    assert phone.get("/g/" + "x" * 32 + "/record.json").status_code == 404
 
 
 # --- Import as JSON ------------------------------------------------------------------------------
@@ -157,19 +127,19 @@ def test_export_of_an_unknown_game_is_not_found(plain_client: FlaskClient) -> No
 
 @pytest.mark.parametrize("example", [AURUXXX_EXAMPLE, TWELVE_DAYS_EXAMPLE], ids=["auruxxx", "12days"])
 def test_json_import_creates_the_game_and_answers_201(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, example: dict[str, Any]
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner, example: dict[str, Any]
 ) -> None:
     """A JSON record (no CSRF token needed) answers 201 with the new game's address; its export is the CLI's output."""
     text = json.dumps(example)
-    response = import_json(strict_client, text)
+    response = import_json(strict_phone, text)
     assert response.status_code == 201
     location = response.headers["Location"]
     token = token_from(location)
     assert len(token) >= 32
     body = response.get_json()
     assert body["location"] == location and body["record"] == f"{location}/record.json"
-    assert strict_client.get(location).status_code == 200
-    exported = strict_client.get(f"/g/{token}/record.json").get_data(as_text=True)
+    assert strict_phone.get(location).status_code == 200
+    exported = strict_phone.get(f"/g/{token}/record.json").get_data(as_text=True)
     outcome = cli_score(strict_runner, text)
     assert outcome.exit_code == 0
     assert exported == outcome.stdout
@@ -177,38 +147,38 @@ def test_json_import_creates_the_game_and_answers_201(
     assert game_count(strict_app) == 1 and event_count(strict_app) == 1
 
 
-def test_imported_auruxxx_game_plays_on(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_imported_auruxxx_game_plays_on(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """An imported game is a game like any other: its sheet shows the imported round and round 2 is played."""
-    token = token_from(import_json(strict_client, json.dumps(AURUXXX_EXAMPLE)).headers["Location"])
-    sheet = strict_client.get(f"/g/{token}", headers=EN)
+    token = token_from(import_json(strict_phone, json.dumps(AURUXXX_EXAMPLE)).headers["Location"])
+    sheet = strict_phone.get(f"/g/{token}", headers=EN)
     points = re.findall(r'<span class="points">(.*?)</span>', sheet.get_data(as_text=True))
     assert points == ["32", "0", "41"]
     assert "Round 2 of 3" in sheet.get_data(as_text=True)
     form = {"round": "1", "player": "Anna", "csrf_token": csrf_token(sheet)}
-    assert strict_client.post(f"/g/{token}/pass", data=form).status_code == 303
+    assert strict_phone.post(f"/g/{token}/pass", data=form).status_code == 303
     assert scored_game(strict_app, token)["rounds"][0]["passes"]["Anna"] == 2
     with strict_app.app_context():
         kinds = [e.kind for e in db.session.scalars(select(Event).order_by(Event.seq))]
     assert kinds == ["import", "pass"]
 
 
-def test_an_exported_record_imports_as_it_is(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_an_exported_record_imports_as_it_is(plain_app: Flask, phone: PhoneClient) -> None:
     """Export, import, export again: the same record, the result recomputed rather than trusted."""
-    token = start(plain_client, "auruxxx")
-    plain_client.post(f"/g/{token}/finish", data={"round": "0", "player": "Anna", "golden12": "2"})
-    plain_client.post(f"/g/{token}/hand/1", data={"round": "0", "action": "save", "cards": "n5 two"})
-    plain_client.post(f"/g/{token}/hand/2", data={"round": "0", "action": "save-points", "points": "9"})
-    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+    token = start(phone, "auruxxx")
+    phone.post(f"/g/{token}/finish", data={"round": "0", "player": "Anna", "golden12": "2"})
+    phone.post(f"/g/{token}/hand/1", data={"round": "0", "action": "save", "cards": "n5 two"})
+    phone.post(f"/g/{token}/hand/2", data={"round": "0", "action": "save-points", "points": "9"})
+    exported = phone.get(f"/g/{token}/record.json").get_json()
     exported["result"]["totals"]["Anna"] = 1000
-    response = import_json(plain_client, json.dumps(exported))
+    response = import_json(phone, json.dumps(exported))
     assert response.status_code == 201
-    again = plain_client.get(f"/g/{token_from(response.headers['Location'])}/record.json").get_json()
-    assert again == plain_client.get(f"/g/{token}/record.json").get_json()
+    again = phone.get(f"/g/{token_from(response.headers['Location'])}/record.json").get_json()
+    assert again == phone.get(f"/g/{token}/record.json").get_json()
     assert again["result"]["totals"] == {"Anna": -10, "Ben": 7, "Cleo": 9}
 
 
 def test_invalid_record_is_refused_with_the_clis_problem_lines(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner
 ) -> None:
     """An invalid record answers 422 with exactly the lines ``score`` prints, and no game is created."""
     text = json.dumps(INVALID)
@@ -216,7 +186,7 @@ def test_invalid_record_is_refused_with_the_clis_problem_lines(
     assert outcome.exit_code == 2
     lines = outcome.stderr.splitlines()
     assert "rounds[0].passes.Anna: at most 3 passes per round (got 4)" in lines
-    response = import_json(strict_client, text)
+    response = import_json(strict_phone, text)
     assert response.status_code == 422
     assert response.mimetype == "application/json"
     assert response.get_json() == {"problems": lines}
@@ -230,10 +200,10 @@ def test_invalid_record_is_refused_with_the_clis_problem_lines(
     ids=["cut off", "empty", "a list", "a string", "unknown game"],
 )
 def test_broken_json_is_refused_with_the_clis_problem_lines(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, body: str
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner, body: str
 ) -> None:
     """Text that is no record at all answers 422 with the lines ``score`` prints, and creates nothing."""
-    response = import_json(strict_client, body)
+    response = import_json(strict_phone, body)
     assert response.status_code == 422
     outcome = cli_score(strict_runner, body)
     assert outcome.exit_code == 2
@@ -241,35 +211,35 @@ def test_broken_json_is_refused_with_the_clis_problem_lines(
     assert game_count(strict_app) == 0
 
 
-def test_a_body_that_is_not_utf8_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_a_body_that_is_not_utf8_is_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """Bytes that are not text answer 422 naming the JSON error, not a 500."""
-    response = import_json(strict_client, b'{"game": "auruxxx", \xff}')
+    response = import_json(strict_phone, b'{"game": "auruxxx", \xff}')
     assert response.status_code == 422
     (line,) = response.get_json()["problems"]
     assert line.startswith("record: is not valid JSON")
     assert game_count(strict_app) == 0
 
 
-def test_an_oversized_record_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_an_oversized_record_is_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """A body far larger than any game record answers 422 without being read as a game."""
     huge = json.dumps({**AURUXXX_EXAMPLE, "padding": "x" * (300 * 1024)})
-    response = import_json(strict_client, huge)
+    response = import_json(strict_phone, huge)
     assert response.status_code == 422
     assert response.get_json() == {"problems": ["record: is larger than 256 KiB"]}
     assert game_count(strict_app) == 0
 
 
-def test_json_sent_as_plain_text_is_treated_as_a_form_and_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_json_sent_as_plain_text_is_treated_as_a_form_and_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """A cross-site-sendable ``text/plain`` body is a form without CSRF token: 400, and no game."""
-    response = import_json(strict_client, json.dumps(AURUXXX_EXAMPLE), content_type="text/plain")
+    response = import_json(strict_phone, json.dumps(AURUXXX_EXAMPLE), content_type="text/plain")
     assert response.status_code == 400
     assert "CSRF" in response.get_data(as_text=True)
     assert game_count(strict_app) == 0
 
 
-def test_json_sent_as_a_url_encoded_form_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_json_sent_as_a_url_encoded_form_is_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """The other content type a page elsewhere may send without asking is refused the same way."""
-    response = import_json(strict_client, json.dumps(AURUXXX_EXAMPLE), content_type="application/x-www-form-urlencoded")
+    response = import_json(strict_phone, json.dumps(AURUXXX_EXAMPLE), content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400
     assert game_count(strict_app) == 0
 
@@ -277,9 +247,9 @@ def test_json_sent_as_a_url_encoded_form_is_refused(strict_app: Flask, strict_cl
 # --- Import through the upload form ------------------------------------------------------------------
 
 
-def test_import_page_shows_the_upload_form(strict_client: FlaskClient) -> None:
+def test_import_page_shows_the_upload_form(strict_phone: PhoneClient) -> None:
     """The import page offers a file field in a multipart form with its CSRF token (it was a 500 once)."""
-    response = strict_client.get("/import", headers=EN)
+    response = strict_phone.get("/import", headers=EN)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert 'enctype="multipart/form-data"' in page and 'type="file" name="record"' in page
@@ -291,50 +261,48 @@ def session_csrf_token(client: FlaskClient) -> str:
     return csrf_token(client.get("/import"))
 
 
-def test_upload_form_imports_and_redirects_to_the_game(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
-) -> None:
+def test_upload_form_imports_and_redirects_to_the_game(strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner) -> None:
     """An uploaded record with the form's token answers 303 to the new game, whose export is the CLI's output."""
     text = json.dumps(AURUXXX_EXAMPLE)
-    response = upload(strict_client, text.encode(), session_csrf_token(strict_client))
+    response = upload(strict_phone, text.encode(), session_csrf_token(strict_phone))
     assert response.status_code == 303
     token = token_from(response.headers["Location"])
     assert response.headers["Location"] == f"/g/{token}"
-    assert strict_client.get(f"/g/{token}/record.json").get_data(as_text=True) == cli_score(strict_runner, text).stdout
+    assert strict_phone.get(f"/g/{token}/record.json").get_data(as_text=True) == cli_score(strict_runner, text).stdout
     assert game_count(strict_app) == 1
 
 
-def test_upload_without_csrf_token_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_upload_without_csrf_token_is_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """The upload form without its token answers 400 and creates nothing."""
-    response = upload(strict_client, json.dumps(AURUXXX_EXAMPLE).encode(), None)
+    response = upload(strict_phone, json.dumps(AURUXXX_EXAMPLE).encode(), None)
     assert response.status_code == 400
     assert game_count(strict_app) == 0
 
 
-def test_upload_without_a_file_asks_for_one(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_upload_without_a_file_asks_for_one(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """Sending the form without choosing a file answers 422 with a message."""
-    token = session_csrf_token(strict_client)
-    for response in (upload(strict_client, None, token), upload(strict_client, b"", token, filename="")):
+    token = session_csrf_token(strict_phone)
+    for response in (upload(strict_phone, None, token), upload(strict_phone, b"", token, filename="")):
         assert response.status_code == 422
         assert problems(response) == ["Choose a game record file to import."]
     assert game_count(strict_app) == 0
 
 
 def test_upload_of_an_invalid_record_shows_the_clis_problem_lines(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner
 ) -> None:
     """An invalid uploaded record answers 422 with the form and every line ``score`` prints."""
     text = json.dumps(INVALID)
-    response = upload(strict_client, text.encode(), session_csrf_token(strict_client))
+    response = upload(strict_phone, text.encode(), session_csrf_token(strict_phone))
     assert response.status_code == 422
     assert 'type="file" name="record"' in response.get_data(as_text=True)
     assert problems(response) == cli_score(strict_runner, text).stderr.splitlines()
     assert game_count(strict_app) == 0
 
 
-def test_upload_refusals_speak_the_readers_language(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_upload_refusals_speak_the_readers_language(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """The upload page names each problem's place as ``score`` does, and says what is wrong in German for a German reader."""
-    response = upload(strict_client, json.dumps(INVALID).encode(), session_csrf_token(strict_client), language="de")
+    response = upload(strict_phone, json.dumps(INVALID).encode(), session_csrf_token(strict_phone), language="de")
     assert response.status_code == 422
     assert problems(response) == [
         "rounds[0].golden12: wer die Runde beendet, legt 1 bis 5 Goldene 12 (hier 0)",
@@ -353,19 +321,19 @@ def test_upload_refusals_speak_the_readers_language(strict_app: Flask, strict_cl
     ],
 )
 def test_upload_refusals_of_the_settled_points_speak_the_readers_language(
-    strict_app: Flask, strict_client: FlaskClient, case: str, said: list[str]
+    strict_app: Flask, strict_phone: PhoneClient, case: str, said: list[str]
 ) -> None:
     """The upload page says the new refusals in German too, each with its place."""
     text, _ = SETTLED_RECORDS[case]
-    response = upload(strict_client, text.encode(), session_csrf_token(strict_client), language="de")
+    response = upload(strict_phone, text.encode(), session_csrf_token(strict_phone), language="de")
     assert response.status_code == 422
     assert problems(response) == said
     assert game_count(strict_app) == 0
 
 
-def test_an_upload_lists_at_most_50_problems_in_the_readers_language(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_an_upload_lists_at_most_50_problems_in_the_readers_language(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """1,500 bad cards are 49 lines and one that counts the rest, in German for a German reader."""
-    response = upload(strict_client, json.dumps(BAD_CARDS_EVERYWHERE).encode(), session_csrf_token(strict_client), language="de")
+    response = upload(strict_phone, json.dumps(BAD_CARDS_EVERYWHERE).encode(), session_csrf_token(strict_phone), language="de")
     assert response.status_code == 422
     shown = problems(response)
     assert len(shown) == 50
@@ -374,9 +342,9 @@ def test_an_upload_lists_at_most_50_problems_in_the_readers_language(strict_app:
     assert game_count(strict_app) == 0
 
 
-def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_upload_of_broken_json_is_refused(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """A file that is not JSON answers 422 naming the JSON error."""
-    response = upload(strict_client, b"{not json", session_csrf_token(strict_client))
+    response = upload(strict_phone, b"{not json", session_csrf_token(strict_phone))
     assert response.status_code == 422
     assert problems(response)[0].startswith("record: is not valid JSON")
     assert game_count(strict_app) == 0
@@ -552,18 +520,18 @@ def score_and_import(app: Flask, client: FlaskClient, runner: FlaskCliRunner, te
 
 @pytest.mark.parametrize("text", HOSTILE_RECORDS.values(), ids=HOSTILE_RECORDS.keys())
 def test_score_and_import_agree_on_every_hostile_record(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner, text: str
 ) -> None:
     """`score` and the import refuse the same records with the same lines, and accept the rest alike."""
-    score_and_import(strict_app, strict_client, strict_runner, text)
+    score_and_import(strict_app, strict_phone, strict_runner, text)
 
 
 @pytest.mark.parametrize(("text", "answer"), SETTLED_RECORDS.values(), ids=SETTLED_RECORDS.keys())
 def test_score_and_import_answer_the_settled_points_as_the_format_says(
-    strict_app: Flask, strict_client: FlaskClient, strict_runner: FlaskCliRunner, text: str, answer: list[str] | None
+    strict_app: Flask, strict_phone: PhoneClient, strict_runner: FlaskCliRunner, text: str, answer: list[str] | None
 ) -> None:
     """Strict JSON, keys named in every message, invisible and look-alike names, bounded answers, the open round and day."""
-    assert score_and_import(strict_app, strict_client, strict_runner, text) == answer
+    assert score_and_import(strict_app, strict_phone, strict_runner, text) == answer
 
 
 # --- Export keeps the open round or day ---------------------------------------------------------
@@ -577,9 +545,9 @@ def stored_table(app: Flask, token: str) -> Table[Any]:
         return folded(game).table
 
 
-def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, phone: PhoneClient) -> None:
     """Figure, crosses, finisher and a hand tapped mid-round survive export and import; the copy plays on and undoes."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     taps = [
         ("happy-man", {"round": "0", "player": "Cleo"}),
         ("pass", {"round": "0", "player": "Anna"}),
@@ -588,8 +556,8 @@ def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, pl
         ("hand/0", {"round": "0", "action": "save", "cards": "n7 fifty"}),
     ]
     for route, form in taps:
-        assert plain_client.post(f"/g/{token}/{route}", data=form).status_code == 303
-    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+        assert phone.post(f"/g/{token}/{route}", data=form).status_code == 303
+    exported = phone.get(f"/g/{token}/record.json").get_json()
     assert exported["rounds"] == []
     assert exported["open_round"] == {
         "finisher": "Ben",
@@ -598,42 +566,42 @@ def test_export_keeps_the_open_round_and_import_restores_it(plain_app: Flask, pl
         "passes": {"Anna": 2, "Ben": 0, "Cleo": 0},
         "hands": {"Anna": {"numbers": [7], "fifty": 1, "action": 0, "happy_man": 0, "two": 0, "golden12": 0}},
     }
-    response = import_json(plain_client, json.dumps(exported))
+    response = import_json(phone, json.dumps(exported))
     assert response.status_code == 201
     copy = token_from(response.headers["Location"])
     assert stored_table(plain_app, copy) == stored_table(plain_app, token)
-    assert plain_client.get(f"/g/{copy}/record.json").get_json() == exported
+    assert phone.get(f"/g/{copy}/record.json").get_json() == exported
     with plain_app.app_context():
         stored = list(db.session.scalars(select(Event).join(Game).where(Game.token == copy).order_by(Event.seq)))
     assert [e.kind for e in stored] == ["import", "happy_man", "pass", "pass", "finish", "hand"]
-    assert plain_client.post(f"/g/{copy}/undo", data={"event": str(stored[-1].seq)}).status_code == 303
-    assert "Anna" not in plain_client.get(f"/g/{copy}/record.json").get_json()["open_round"]["hands"]
-    assert plain_client.post(f"/g/{copy}/hand/0", data={"round": "0", "action": "save-points", "points": "57"}).status_code == 303
-    assert plain_client.post(f"/g/{copy}/hand/2", data={"round": "0", "action": "save-points", "points": "8"}).status_code == 303
-    finished = plain_client.get(f"/g/{copy}/record.json").get_json()
+    assert phone.post(f"/g/{copy}/undo", data={"event": str(stored[-1].seq)}).status_code == 303
+    assert "Anna" not in phone.get(f"/g/{copy}/record.json").get_json()["open_round"]["hands"]
+    assert phone.post(f"/g/{copy}/hand/0", data={"round": "0", "action": "save-points", "points": "57"}).status_code == 303
+    assert phone.post(f"/g/{copy}/hand/2", data={"round": "0", "action": "save-points", "points": "8"}).status_code == 303
+    finished = phone.get(f"/g/{copy}/record.json").get_json()
     assert "open_round" not in finished
     assert finished["result"]["rounds"] == [{"Anna": 67, "Ben": -10, "Cleo": 4}]
 
 
-def test_export_keeps_the_open_day_and_import_restores_it(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_export_keeps_the_open_day_and_import_restores_it(plain_app: Flask, phone: PhoneClient) -> None:
     """Cards revealed on the day being played survive export and import, and the copy finishes the day."""
-    response = plain_client.post("/new/12days", data={"player": ["A", "B", "C"], "action": "start"})
+    response = phone.post("/new/12days", data={"player": ["A", "B", "C"], "action": "start"})
     token = token_from(response.headers["Location"])
     for player, card in (("A", "santa"), ("B", "3")):
-        assert plain_client.post(f"/g/{token}/card", data={"day": "0", "player": player, "card": card}).status_code == 303
-    exported = plain_client.get(f"/g/{token}/record.json").get_json()
+        assert phone.post(f"/g/{token}/card", data={"day": "0", "player": player, "card": card}).status_code == 303
+    exported = phone.get(f"/g/{token}/record.json").get_json()
     assert exported["open_day"] == {"played": {"A": "santa", "B": 3}}
-    copy = token_from(import_json(plain_client, json.dumps(exported)).headers["Location"])
+    copy = token_from(import_json(phone, json.dumps(exported)).headers["Location"])
     assert stored_table(plain_app, copy) == stored_table(plain_app, token)
-    assert plain_client.post(f"/g/{copy}/card", data={"day": "0", "player": "C", "card": "7"}).status_code == 303
-    assert plain_client.post(f"/g/{copy}/gift", data={"day": "0", "player": "C"}).status_code == 303
-    assert plain_client.get(f"/g/{copy}/record.json").get_json()["result"]["day_points"] == {"A": 0, "B": 0, "C": 1}
+    assert phone.post(f"/g/{copy}/card", data={"day": "0", "player": "C", "card": "7"}).status_code == 303
+    assert phone.post(f"/g/{copy}/gift", data={"day": "0", "player": "C"}).status_code == 303
+    assert phone.get(f"/g/{copy}/record.json").get_json()["result"]["day_points"] == {"A": 0, "B": 0, "C": 1}
 
 
 # --- An import is one transaction -----------------------------------------------------------------
 
 
-def test_an_import_is_one_transaction(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_an_import_is_one_transaction(plain_app: Flask, phone: PhoneClient) -> None:
     """A failure while the import's changes are written (as a kill would cause) leaves no game, player or event behind."""
     running = {**AURUXXX_EXAMPLE, "open_round": {"happy_man": "Anna", "passes": {"Ben": 2}}}
     written: list[int] = []
@@ -646,12 +614,12 @@ def test_an_import_is_one_transaction(plain_app: Flask, plain_client: FlaskClien
     sqlalchemy.event.listen(Event, "before_insert", fail_on_the_third_event)
     try:
         with pytest.raises(RuntimeError, match="mid-import"):
-            import_json(plain_client, json.dumps(running))
+            import_json(phone, json.dumps(running))
     finally:
         sqlalchemy.event.remove(Event, "before_insert", fail_on_the_third_event)
     assert written == [1, 2, 3]
     with plain_app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Player)) == 0
     assert game_count(plain_app) == 0 and event_count(plain_app) == 0
-    assert import_json(plain_client, json.dumps(running)).status_code == 201
+    assert import_json(phone, json.dumps(running)).status_code == 201
     assert game_count(plain_app) == 1 and event_count(plain_app) == 4

@@ -12,15 +12,12 @@ from dataclasses import dataclass
 import pytest
 import zxingcpp
 from flask import Flask
-from flask.testing import FlaskClient
 from PIL import Image, ImageDraw
 from sqlalchemy import select
-from werkzeug.test import TestResponse
 
 from models import Game, db
-from tests.web.driver import start
+from tests.helpers import EN, PhoneClient, csrf_token, read_token, start
 
-EN = {"Accept-Language": "en"}
 SCALE = 10
 QUIET_ZONE = 4
 """Modules of white the QR standard asks for round the code."""
@@ -106,14 +103,6 @@ def network_address(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("views.pages.qr.lan_address", lambda: LAN)
 
 
-def read_token(app: Flask, token: str) -> str:
-    """Return the read-only token of the game an edit token opens."""
-    with app.app_context():
-        game = db.session.scalar(select(Game).where(Game.token == token))
-        assert game is not None and game.read_token
-        return str(game.read_token)
-
-
 def table_token(app: Flask, token: str) -> str:
     """Return the address of the table the game an edit token opens is played at."""
     with app.app_context():
@@ -122,24 +111,15 @@ def table_token(app: Flask, token: str) -> str:
         return game.card_table.token
 
 
-def csrf_token(response: TestResponse) -> str:
-    """Return the CSRF token a page's form carries."""
-    found = re.search(r'name="csrf_token" value="([^"]+)"', response.get_data(as_text=True))
-    assert found, "the page has no CSRF token"
-    return found.group(1)
-
-
 # --- The join page --------------------------------------------------------------------------
 
 
-def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_address(
-    plain_app: Flask, plain_client: FlaskClient
-) -> None:
+def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_address(plain_app: Flask, phone: PhoneClient) -> None:
     """Both codes decode, with a real QR reader, to absolute addresses, which are also written out, with the TV's."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     watch = read_token(plain_app, token)
     table = table_token(plain_app, token)
-    response = plain_client.get(f"/g/{token}/join", headers=EN)
+    response = phone.get(f"/g/{token}/join", headers=EN)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     table_code, watch_code = qr_codes(page)
@@ -148,23 +128,23 @@ def test_the_big_code_carries_the_table_address_and_the_small_one_the_read_only_
     assert written_addresses(page) == [f"{PHONES}/t/{table}", f"{PHONES}/g/{watch}", f"{PHONES}/t/{table}/tv"]
 
 
-def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(plain_client: FlaskClient) -> None:
+def test_a_page_opened_as_localhost_gives_the_phones_the_network_address(phone: PhoneClient) -> None:
     """The creator's laptop calls itself localhost; the codes carry the address ``make run`` prints, and the page says why."""
-    token = start(plain_client, "auruxxx")
-    table = table_token(plain_client.application, token)
+    token = start(phone, "auruxxx")
+    table = table_token(phone.application, token)
     for base in ("http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"):
-        page = plain_client.get(f"/g/{token}/join", headers=EN, base_url=base).get_data(as_text=True)
+        page = phone.get(f"/g/{token}/join", headers=EN, base_url=base).get_data(as_text=True)
         assert qr_codes(page)[0].decode() == f"http://{LAN}:8000/t/{table}"
         assert "Phones cannot open “localhost”" in page and LAN in page
-    page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="http://192.168.1.50:8000").get_data(as_text=True)
+    page = phone.get(f"/g/{token}/join", headers=EN, base_url="http://192.168.1.50:8000").get_data(as_text=True)
     assert qr_codes(page)[0].decode() == f"http://192.168.1.50:8000/t/{table}"
     assert "localhost" not in page
 
 
-def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient) -> None:
+def test_each_code_keeps_a_quiet_zone_of_four_modules(phone: PhoneClient) -> None:
     """Between the dark modules and the edge of the viewBox there are at least four white modules on every side."""
-    token = start(plain_client, "auruxxx")
-    page = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
+    token = start(phone, "auruxxx")
+    page = phone.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
     for code in qr_codes(page):
         left, top, right, bottom = code.extent()
         assert code.width == code.height, "a QR code is square"
@@ -174,59 +154,59 @@ def test_each_code_keeps_a_quiet_zone_of_four_modules(plain_client: FlaskClient)
         assert (size - 21) % 4 == 0 and size == bottom - top + 1, f"{size} modules is no QR version"
 
 
-def test_a_long_address_still_decodes(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_long_address_still_decodes(plain_app: Flask, phone: PhoneClient) -> None:
     """Behind a longer host name (a bigger QR version) the code still reads back exactly."""
-    token = start(plain_client, "auruxxx")
-    page = plain_client.get(f"/g/{token}/join", headers=EN, base_url="https://tischblock.example-kneipe.de:8443").get_data(as_text=True)
+    token = start(phone, "auruxxx")
+    page = phone.get(f"/g/{token}/join", headers=EN, base_url="https://tischblock.example-kneipe.de:8443").get_data(as_text=True)
     table_code = qr_codes(page)[0]
-    assert table_code.decode() == f"https://tischblock.example-kneipe.de:8443/t/{table_token(plain_client.application, token)}"
+    assert table_code.decode() == f"https://tischblock.example-kneipe.de:8443/t/{table_token(phone.application, token)}"
 
 
-def test_a_twelve_days_game_has_a_join_page_too(plain_client: FlaskClient) -> None:
+def test_a_twelve_days_game_has_a_join_page_too(phone: PhoneClient) -> None:
     """The join page does not depend on the game: a 12 Days table joins the same way."""
-    response = plain_client.post("/new/12days", data={"player": ["Anna", "Ben", "Cleo"], "variant": "standard", "action": "start"})
+    response = phone.post("/new/12days", data={"player": ["Anna", "Ben", "Cleo"], "variant": "standard", "action": "start"})
     assert response.status_code == 303
     token = str(response.headers["Location"]).removeprefix("/g/")
-    page = plain_client.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
-    assert qr_codes(page)[0].decode() == f"{PHONES}/t/{table_token(plain_client.application, token)}"
+    page = phone.get(f"/g/{token}/join", headers=EN).get_data(as_text=True)
+    assert qr_codes(page)[0].decode() == f"{PHONES}/t/{table_token(phone.application, token)}"
 
 
-def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_the_sheet_links_to_the_join_page_only_at_the_edit_address(plain_app: Flask, phone: PhoneClient) -> None:
     """The edit sheet offers the QR code; the read-only sheet does not (it would hand out its own token)."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     watch = read_token(plain_app, token)
-    assert f'href="/g/{token}/join"' in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    read_only = plain_client.get(f"/g/{watch}", headers=EN).get_data(as_text=True)
+    assert f'href="/g/{token}/join"' in phone.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    read_only = phone.get(f"/g/{watch}", headers=EN).get_data(as_text=True)
     assert "/join" not in read_only
 
 
-def test_only_the_edit_address_opens_the_join_page(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_only_the_edit_address_opens_the_join_page(plain_app: Flask, phone: PhoneClient) -> None:
     """The read-only address and an unknown token find no join page; nor can they make a new address."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     watch = read_token(plain_app, token)
-    assert plain_client.get(f"/g/{watch}/join").status_code == 404
-    assert plain_client.get("/g/not-a-game/join").status_code == 404
-    assert plain_client.get(f"/g/{token}x/join").status_code == 404
-    assert plain_client.post(f"/g/{watch}/new-address").status_code == 404
-    assert plain_client.post("/g/not-a-game/new-address").status_code == 404
-    assert plain_client.get(f"/g/{token}/join").status_code == 200
+    assert phone.get(f"/g/{watch}/join").status_code == 404
+    assert phone.get("/g/not-a-game/join").status_code == 404
+    assert phone.get(f"/g/{token}x/join").status_code == 404
+    assert phone.post(f"/g/{watch}/new-address").status_code == 404
+    assert phone.post("/g/not-a-game/new-address").status_code == 404
+    assert phone.get(f"/g/{token}/join").status_code == 200
 
 
 # --- A new address ---------------------------------------------------------------------------
 
 
-def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_client: FlaskClient) -> None:
+def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_phone: PhoneClient) -> None:
     """With the form's CSRF token: the old edit and table addresses are gone everywhere, the new code carries the new table address, the read-only address stays."""
-    token = start(strict_client, "auruxxx", csrf_token=csrf_token(strict_client.get("/new/auruxxx")))
+    token = start(strict_phone, "auruxxx", csrf_token=csrf_token(strict_phone.get("/new/auruxxx")))
     watch = read_token(strict_app, token)
     table = table_token(strict_app, token)
-    join = strict_client.get(f"/g/{token}/join", headers=EN)
+    join = strict_phone.get(f"/g/{token}/join", headers=EN)
 
-    refused = strict_client.post(f"/g/{token}/new-address")
+    refused = strict_phone.post(f"/g/{token}/new-address")
     assert refused.status_code == 400, "a new address without the CSRF token must be refused"
-    assert strict_client.get(f"/g/{token}/join").status_code == 200
+    assert strict_phone.get(f"/g/{token}/join").status_code == 200
 
-    response = strict_client.post(f"/g/{token}/new-address", data={"csrf_token": csrf_token(join)})
+    response = strict_phone.post(f"/g/{token}/new-address", data={"csrf_token": csrf_token(join)})
     assert response.status_code == 303
     location = str(response.headers["Location"])
     found = re.fullmatch(r"/g/([^/]+)/join", location)
@@ -235,13 +215,13 @@ def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_c
     assert new not in (token, watch)
 
     for path in ("", "/join", "/history", "/record.json", "/live"):
-        assert strict_client.get(f"/g/{token}{path}").status_code == 404, f"old token still opens {path or 'the sheet'}"
+        assert strict_phone.get(f"/g/{token}{path}").status_code == 404, f"old token still opens {path or 'the sheet'}"
     tap = {"player": "Anna", "round": "0", "csrf_token": csrf_token(join)}
-    assert strict_client.post(f"/g/{token}/pass", data=tap).status_code == 404
-    assert strict_client.post(f"/g/{token}/new-address", data={"csrf_token": csrf_token(join)}).status_code == 404
-    assert strict_client.get(f"/t/{table}").status_code == 404 and strict_client.get(f"/t/{table}/tv").status_code == 404
+    assert strict_phone.post(f"/g/{token}/pass", data=tap).status_code == 404
+    assert strict_phone.post(f"/g/{token}/new-address", data={"csrf_token": csrf_token(join)}).status_code == 404
+    assert strict_phone.get(f"/t/{table}").status_code == 404 and strict_phone.get(f"/t/{table}/tv").status_code == 404
 
-    page = strict_client.get(location, headers=EN)
+    page = strict_phone.get(location, headers=EN)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     new_table = table_token(strict_app, new)
@@ -250,18 +230,18 @@ def test_a_new_address_locks_the_old_one_out_at_once(strict_app: Flask, strict_c
     assert table_code.decode() == f"{PHONES}/t/{new_table}"
     assert watch_code.decode() == f"{PHONES}/g/{watch}"
     assert written_addresses(text)[:2] == [f"{PHONES}/t/{new_table}", f"{PHONES}/g/{watch}"]
-    assert strict_client.get(f"/t/{new_table}").headers["Location"] == f"/g/{new}"
-    assert strict_client.get(f"/g/{new}").status_code == 200
-    assert strict_client.get(f"/g/{watch}").status_code == 200
+    assert strict_phone.get(f"/t/{new_table}").headers["Location"] == f"/g/{new}"
+    assert strict_phone.get(f"/g/{new}").status_code == 200
+    assert strict_phone.get(f"/g/{watch}").status_code == 200
     assert read_token(strict_app, new) == watch
 
 
-def test_a_new_address_from_htmx_navigates_to_the_new_join_page(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_new_address_from_htmx_navigates_to_the_new_join_page(plain_app: Flask, phone: PhoneClient) -> None:
     """An htmx post is told to navigate (HX-Redirect) rather than swap the page into the form."""
-    token = start(plain_client, "auruxxx")
-    response = plain_client.post(f"/g/{token}/new-address", headers={"HX-Request": "true"})
+    token = start(phone, "auruxxx")
+    response = phone.post(f"/g/{token}/new-address", headers={"HX-Request": "true"})
     assert response.status_code == 204
     target = str(response.headers["HX-Redirect"])
     assert re.fullmatch(r"/g/[^/]+/join", target) and target != f"/g/{token}/join"
-    assert plain_client.get(target).status_code == 200
-    assert plain_client.get(f"/g/{token}").status_code == 404
+    assert phone.get(target).status_code == 200
+    assert phone.get(f"/g/{token}").status_code == 404

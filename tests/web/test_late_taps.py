@@ -9,13 +9,13 @@ usable key are refused with a reason, and store nothing.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from tests.helpers import HTMX_EN
 from tests.web.driver import TableDriver
-
-HTMX = {"Accept-Language": "en", "HX-Request": "true"}
 
 
 def version(driver: TableDriver, token: str) -> str:
@@ -56,7 +56,7 @@ def test_the_choice_answers_htmx_on_the_sheet(driver: TableDriver) -> None:
     token = driver.start("auruxxx")
     made_on = version(driver, token)
     driver.tap(token, "happy-man", round="0", player="Cleo")
-    late = driver.post(token, "happy-man", headers=HTMX, round="0", player="Ben", seen=made_on)
+    late = driver.post(token, "happy-man", headers=HTMX_EN, round="0", player="Ben", seen=made_on)
     assert late.status_code == 409
     fragment = late.get_data(as_text=True)
     assert fragment.lstrip().startswith('<section id="sheet"') and 'class="problems conflict"' in fragment
@@ -105,7 +105,7 @@ def test_clearing_the_day_takes_back_only_the_cards_the_sheet_showed(driver: Tab
     [(["Anna", "Ben"], ["Cleo", "Anna"]), (["Anna", "Ben"], ["Cleo"]), (["Anna"], ["Ben", "Cleo"])],
     ids=["two cleared, two revealed after", "two cleared, one revealed after", "one cleared, two revealed after"],
 )
-@pytest.mark.parametrize("headers", [None, HTMX], ids=["plain form", "htmx"])
+@pytest.mark.parametrize("headers", [None, HTMX_EN], ids=["plain form", "htmx"])
 def test_a_resent_clear_answers_as_the_first_did_after_another_phone_revealed_cards(
     driver: TableDriver, cleared: list[str], revealed_after: list[str], headers: dict[str, str] | None
 ) -> None:
@@ -150,7 +150,7 @@ def test_a_state_the_game_never_reached_is_refused(driver: TableDriver, route: s
     driver.hand(token, "hand/2", round="0", action="save-points", points="5")
     before = driver.events(token)
     form = {"round": "1", "player": "Anna"} if route == "happy-man" else {"finisher": "Ben", "golden12": "1", "hand-0": "5", "hand-2": "5"}
-    refused = driver.post(token, route, headers=HTMX, seen="999999999", **form)
+    refused = driver.post(token, route, headers=HTMX_EN, seen="999999999", **form)
     assert refused.status_code == 400
     assert "This form names a state of the game that never was." in refused.get_data(as_text=True)
     assert driver.events(token) == before
@@ -177,3 +177,29 @@ def test_every_tap_form_a_phone_is_given_carries_a_key_and_the_moves_their_state
     )
     figure = re.findall(r'action="/g/[^"]+/happy-man".*?</form>', page, re.S)
     assert figure and all('name="seen" value="0"' in form for form in figure)
+
+
+def test_the_choice_is_also_said_as_data_for_the_outbox(driver: TableDriver) -> None:
+    """The 409's ``Tischblock-Refusal`` header holds the choice's words and the form "Replace it with mine" sends, made on the newest change."""
+    token = driver.start("auruxxx")
+    made_on = version(driver, token)
+    driver.tap(token, "happy-man", round="0", player="Cleo")
+    late = driver.post(token, "happy-man", headers=HTMX_EN, round="0", player="Ben", seen=made_on)
+    said = json.loads(late.headers["Tischblock-Refusal"])
+    assert said["reasons"] == ["Another phone handed the Happy-Man figure to Cleo meanwhile. You tapped Ben."]
+    assert said["fix"] is None
+    resend = said["replace"]
+    assert resend["action"] == f"/g/{token}/happy-man" and (resend["label"], resend["keep"]) == ("Replace it with mine", "Keep theirs")
+    fields = dict(resend["body"])
+    assert (fields["round"], fields["player"], fields["seen"]) == ("0", "Ben", version(driver, token)) and fields["key"]
+    driver.tap(token, "happy-man", **{name: value for name, value in fields.items() if name != "key"})
+    assert driver.table(token).current.holder == "Ben"
+
+
+def test_a_refusal_without_a_sheet_is_said_as_data_too(driver: TableDriver) -> None:
+    """A tap refused before it reaches the rules (no usable key) answers with its reason in the header as well."""
+    token = driver.start("auruxxx")
+    refused = driver.post(token, "pass", headers=HTMX_EN, key="", round="0", player="Anna")
+    assert refused.status_code == 400
+    (reason,) = json.loads(refused.headers["Tischblock-Refusal"])["reasons"]
+    assert reason.startswith("This tap carries no usable key")

@@ -12,7 +12,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -25,15 +24,13 @@ from werkzeug.test import TestResponse
 import live.hub
 import models.shipped
 import views.table.stream
-from app import create_app
-from infra.config import TestConfig
 from live import Framing, Message, event, hub_of
 from live.hub import newest_versions
 from models import Event, Folded, Game, Shipped, append_event, db, folded
 from models.shipped import Notice, notice, read_notice
+from tests.helpers import make_app, phone_of, start, tap
 from tests.waiting import until
 from tests.web.auruxxx_states import auruxxx_over
-from tests.web.driver import start, tap
 from tests.web.states import STATES, tokens
 from views.pages.viewers import Viewer, shared_viewer
 
@@ -43,12 +40,7 @@ WAIT = 10.0
 
 def app_with(database: Path, **settings: Any) -> Flask:
     """Return a migrated app without CSRF checks whose live streams end at once, with ``settings`` on top."""
-
-    live = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "WTF_CSRF_ENABLED": False, "LIVE_STREAM_SECONDS": 0}
-    app = create_app(type("Live", (TestConfig,), {**live, **settings}))
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    return make_app(database, csrf=False, **{"LIVE_STREAM_SECONDS": 0, **settings})
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +51,7 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
 
 @pytest.fixture
 def client(live_app: Flask) -> FlaskClient:
-    return live_app.test_client()
+    return phone_of(live_app)
 
 
 def crossed_twice(client: FlaskClient) -> str:
@@ -191,7 +183,7 @@ def test_a_change_stored_by_another_process_reaches_the_streams_through_the_data
     """On SQLite the listener's tick finds an event written behind the app's back."""
     database = tmp_path / "tischblock.db"
     app = app_with(database, LIVE_TICK_SECONDS=0.01)
-    client = app.test_client()
+    client = phone_of(app)
     token = crossed_twice(client)
     game = tokens(app, token)
     thread, result, _ = wait_in_background(app, game.id, 2)
@@ -229,7 +221,7 @@ def statements_of(app: Flask, action: Any) -> list[tuple[str, int]]:
 def test_the_sqlite_tick_asks_one_question_however_many_games_are_open(tmp_path: Path) -> None:
     """One query per tick, for the events after the last one seen: the same statement with one game watched or forty."""
     app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600)
-    client = app.test_client()
+    client = phone_of(app)
     games = [tokens(app, crossed_twice(client)).id for _ in range(40)]
     hub = hub_of(app)
     with app.app_context():
@@ -246,7 +238,7 @@ def test_the_sqlite_tick_asks_one_question_however_many_games_are_open(tmp_path:
 
 def test_the_sqlite_tick_hands_on_only_what_changed_since_the_last_look(tmp_path: Path) -> None:
     app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600)
-    client = app.test_client()
+    client = phone_of(app)
     first, second = (crossed_twice(client) for _ in range(2))
     hub = hub_of(app)
     with app.app_context():
@@ -267,7 +259,7 @@ def test_the_sqlite_tick_hands_on_only_what_changed_since_the_last_look(tmp_path
 def test_a_reconnect_takes_the_version_from_the_listener_and_asks_only_for_its_address(tmp_path: Path) -> None:
     """With the listener keeping track, reopening a stream costs one query (the address), like the health check."""
     app = app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=0.01)
-    client = app.test_client()
+    client = phone_of(app)
     token = crossed_twice(client)
     game = tokens(app, token)
     thread, result, _ = wait_in_background(app, game.id, 2)
@@ -301,7 +293,7 @@ def assert_refused(response: TestResponse) -> None:
 
 
 def test_one_address_cannot_hold_more_streams_than_its_share(capped_app: Flask) -> None:
-    client = capped_app.test_client()
+    client = phone_of(capped_app)
     token = start(client, "auruxxx")
     held = [open_stream(client, token, "10.0.0.1") for _ in range(2)]
     assert [stream.status_code for stream in held] == [200, 200]
@@ -317,7 +309,7 @@ def test_one_address_cannot_hold_more_streams_than_its_share(capped_app: Flask) 
 
 
 def test_a_process_cannot_hold_more_streams_than_its_cap(capped_app: Flask) -> None:
-    client = capped_app.test_client()
+    client = phone_of(capped_app)
     token = start(client, "auruxxx")
     held = [open_stream(client, token, f"10.0.0.{n}") for n in range(3)]
     assert all(stream.status_code == 200 for stream in held)
@@ -332,7 +324,7 @@ def test_behind_a_trusted_proxy_streams_are_counted_per_real_client(tmp_path: Pa
     """With TRUSTED_PROXIES=1 the proxy's X-Forwarded-For names the client; without it, the header is ignored."""
     for trusted, second in ((1, 200), (0, 503)):
         app = app_with(tmp_path / f"proxy-{trusted}.db", LIVE_STREAMS_PER_ADDRESS=1, TRUSTED_PROXIES=trusted)
-        client = app.test_client()
+        client = phone_of(app)
         token = start(client, "auruxxx")
         first = open_stream(client, token, "127.0.0.1", **{"X-Forwarded-For": "203.0.113.1"})
         other = open_stream(client, token, "127.0.0.1", **{"X-Forwarded-For": "203.0.113.2"})
@@ -369,8 +361,8 @@ def test_the_health_check_asks_the_database(client: FlaskClient, tmp_path: Path)
     streams = hub_of(client.application).open_streams()
     assert healthy.status_code == 200 and healthy.get_json() == {"status": "ok", "database": True, "streams": streams}
     assert healthy.headers["Cache-Control"] == "no-store"
-    broken = create_app(type("Broken", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/missing/x.db"}))
-    answer = broken.test_client().get("/healthz")
+    broken = make_app(tmp_path / "missing" / "x.db", migrate=False)
+    answer = phone_of(broken).get("/healthz")
     assert answer.status_code == 503 and answer.get_json() == {"status": "unavailable", "database": False, "streams": 0}
 
 
@@ -448,7 +440,7 @@ def test_a_taps_own_answer_is_the_sheet_the_table_is_pushed(client: FlaskClient,
 
 def pushed_on(app: Flask, token: str, since: int) -> dict[str, str]:
     """Return the event a stream of ``app`` pushes to a phone that showed version ``since``."""
-    return events_of(app.test_client().get(f"/g/{token}/live?since={since}", headers={"Accept-Language": "de"}))[1]
+    return events_of(phone_of(app).get(f"/g/{token}/live?since={since}", headers={"Accept-Language": "de"}))[1]
 
 
 def fresh_render(app: Flask, token: str) -> dict[str, str]:
@@ -467,7 +459,7 @@ def stamped_now(pushed: dict[str, str]) -> dict[str, str]:
 def two_apps(tmp_path: Path) -> tuple[Flask, Flask, str]:
     """Return two apps on one SQLite file, as two server processes, and a game started on the first at version 2."""
     tapper, other = (app_with(tmp_path / "tischblock.db", LIVE_TICK_SECONDS=3600) for _ in range(2))
-    return tapper, other, crossed_twice(tapper.test_client())
+    return tapper, other, crossed_twice(phone_of(tapper))
 
 
 @contextmanager
@@ -504,7 +496,7 @@ def test_a_tap_on_one_server_is_pushed_by_another_without_rendering_it_again(tmp
     pushes it as it is, identical to what it would render itself."""
     tapper, other, token = two_apps(tmp_path)
     with watched_by(other, token) as look:
-        tap(tapper.test_client(), token, "pass", player="Ben", round="0")
+        tap(phone_of(tapper), token, "pass", player="Ben", round="0")
         renders = counted_renders(monkeypatch)
         look()
         pushed = pushed_on(other, token, 2)

@@ -11,10 +11,9 @@ from flask import Flask
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from app import create_app
-from infra.config import TestConfig
 from models import AppendOnlyError, Event, Game, Player, append_event, append_events, db, folded, stored_events
 from rules.problems import Illegal
+from tests.helpers import make_app
 
 BEFORE_THE_REGISTRY = "7c4e2d91a5b3"
 """The last migration while a CHECK constraint listed the kinds of game."""
@@ -229,12 +228,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
 
 def test_dropping_the_kind_check_keeps_every_game_and_reference(tmp_path: Path) -> None:
     """SQLite rebuilds the games table to drop the CHECK on ``kind``: rows, links and foreign keys survive."""
-    app = create_app(
-        {
-            **{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()},
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.db'}",
-        }
-    )
+    app = make_app(tmp_path / "old.db", migrate=False)
     with app.app_context():
         flask_migrate.upgrade(revision=BEFORE_THE_REGISTRY)
         # Rows as that schema holds them: written in SQL, as the models have moved on since.

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import re
 
+from tests.helpers import HTMX_EN
 from tests.web.auruxxx_states import auruxxx_over
 from tests.web.driver import TableDriver
-
-HTMX = {"Accept-Language": "en", "HX-Request": "true"}
 
 
 def test_a_long_table_name_sent_by_htmx_is_refused_with_the_form(driver: TableDriver) -> None:
     """Issue 18, defect 7: a name over 40 characters from the htmx form answers 422 with the form, not 500."""
     token = driver.start("auruxxx")
-    refused = driver.post(token, "table-card", headers=HTMX, name="K" * 41)
+    refused = driver.post(token, "table-card", headers=HTMX_EN, name="K" * 41)
     assert refused.status_code == 422
     fragment = refused.get_data(as_text=True)
     assert fragment.lstrip().startswith('<section id="card"') and "name has at most 40 characters." in fragment
@@ -80,7 +79,7 @@ def test_every_change_to_a_followed_game_is_refused_on_every_route(driver: Table
         ("finish", {"round": "2", "player": "Anna", "golden12": "1"}),
         ("hand/0", {"round": "2", "action": "save-points", "points": "5"}),
     ):
-        refused = driver.post(first, route, headers=HTMX, **form)
+        refused = driver.post(first, route, headers=HTMX_EN, **form)
         assert refused.status_code == 409, route
         assert f'href="/g/{second}"' in refused.get_data(as_text=True), route
     assert driver.get(first, "rounds/1/correct").status_code == 409

@@ -6,8 +6,7 @@ import json
 from typing import Any
 from urllib.parse import unquote
 
-from flask.testing import FlaskClient
-
+from tests.helpers import phone_of
 from tests.web.driver import TableDriver
 
 WIZARD = {"name": "Wizard", "wins": "highest", "end": "rounds", "rounds": "3"}
@@ -87,10 +86,10 @@ def test_a_number_too_large_is_refused_with_the_rules_words_and_the_keypad_as_it
     assert driver.post(token, "points/0", round="0", typed="1x", action="save").status_code == 422
 
 
-def test_another_phone_saving_first_asks_whose_number_counts(driver: TableDriver, plain_client: FlaskClient) -> None:
+def test_another_phone_saving_first_asks_whose_number_counts(driver: TableDriver) -> None:
     token = driver.start("plain", **WIZARD)
     typed, seen = keyed(driver, token, 0, "8")
-    other = driver.app.test_client()
+    other = phone_of(driver.app)
     assert other.post(f"/g/{token}/points/0", data={"round": "0", "typed": "3", "action": "save"}).status_code == 303
     clash = driver.post(token, "points/0", round="0", typed=typed, seen=str(seen), action="save")
     assert clash.status_code == 409

@@ -2,48 +2,35 @@
 
 from __future__ import annotations
 
-from flask import Flask
-from flask.testing import FlaskClient
-from sqlalchemy import select
-
-from models import Event, Game, db, folded
-from tests.web.driver import start, tap
-
-EN = {"Accept-Language": "en"}
+from tests.web.driver import TableDriver
 
 
-def kinds(app: Flask, token: str) -> list[str]:
+def kinds(driver: TableDriver, token: str) -> list[str]:
     """Return the kinds of a game's events, in order."""
-    with app.app_context():
-        game = db.session.scalar(select(Game).where(Game.token == token))
-        assert game is not None
-        return list(db.session.scalars(select(Event.kind).where(Event.game_id == game.id).order_by(Event.seq)))
+    return [kind for kind, _ in driver.events(token)]
 
 
-def test_revealed_cards_are_cleared_in_one_tap_then_the_taker_is_noted(plain_app: Flask, plain_client: FlaskClient) -> None:
-    token = start(plain_client, "12days", variant="standard")
-    tap(plain_client, token, "card", day="0", player="Anna", card="3")
-    tap(plain_client, token, "card", day="0", player="Ben", card="5")
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+def test_revealed_cards_are_cleared_in_one_tap_then_the_taker_is_noted(driver: TableDriver) -> None:
+    token = driver.start("12days", variant="standard")
+    driver.tap(token, "card", day="0", player="Anna", card="3")
+    driver.tap(token, "card", day="0", player="Ben", card="5")
+    page = driver.get(token).get_data(as_text=True)
     assert "2 cards are already revealed today" in page and "Clear today's cards" in page
     assert "/taken" not in page, "the taker buttons wait until the cards are cleared"
-    tap(plain_client, token, "clear-day", day="0", key="clear-1")
-    assert kinds(plain_app, token) == ["card", "card", "undo", "undo"]
-    tap(plain_client, token, "clear-day", day="0", key="clear-1")
-    assert kinds(plain_app, token) == ["card", "card", "undo", "undo"], "a resent tap counts once"
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    driver.tap(token, "clear-day", day="0", key="clear-1")
+    assert kinds(driver, token) == ["card", "card", "undo", "undo"]
+    driver.tap(token, "clear-day", day="0", key="clear-1")
+    assert kinds(driver, token) == ["card", "card", "undo", "undo"], "a resent tap counts once"
+    page = driver.get(token).get_data(as_text=True)
     assert "/taken" in page and "already revealed" not in page
-    tap(plain_client, token, "taken", day="0", player="Cleo")
-    with plain_app.app_context():
-        game = db.session.scalar(select(Game).where(Game.token == token))
-        assert game is not None
-        assert folded(game).table.game.days[0].taken_by == "Cleo"  # type: ignore[union-attr]
+    driver.tap(token, "taken", day="0", player="Cleo")
+    assert driver.table(token).game.days[0].taken_by == "Cleo"
 
 
-def test_only_the_open_days_cards_can_be_cleared(plain_app: Flask, plain_client: FlaskClient) -> None:
-    token = start(plain_client, "12days", variant="standard")
-    tap(plain_client, token, "taken", day="0", player="Anna")
-    response = plain_client.post(f"/g/{token}/clear-day", data={"day": "0"}, headers=EN)
+def test_only_the_open_days_cards_can_be_cleared(driver: TableDriver) -> None:
+    token = driver.start("12days", variant="standard")
+    driver.tap(token, "taken", day="0", player="Anna")
+    response = driver.post(token, "clear-day", day="0")
     assert response.status_code == 422
-    assert "Only the cards of the day being played can be cleared." in response.get_data(as_text=True)
-    assert kinds(plain_app, token) == ["taken"]
+    assert driver.problems() == ["Only the cards of the day being played can be cleared."]
+    assert kinds(driver, token) == ["taken"]

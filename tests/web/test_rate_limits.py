@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -18,15 +17,13 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from werkzeug.test import TestResponse
 
-from app import create_app
 from infra.config import Config, TestConfig
 from infra.extensions import init_limiter, limiter
 from models import Game, db
-from tests.web.driver import PLAYERS, start
+from tests.helpers import EN, PLAYERS, PhoneClient, make_app, phone_of, start
 from tests.web.states import counts, tokens
 from views.pages import limits
 
-EN = {"Accept-Language": "en"}
 START = {"player": PLAYERS, "action": "start"}
 RECORD = {"game": "auruxxx", "players": ["Anna", "Ben"], "house_rules": {}, "rounds": []}
 
@@ -35,15 +32,7 @@ RECORD = {"game": "auruxxx", "players": ["Anna", "Ben"], "house_rules": {}, "rou
 def limited_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     """Return an app with rate limits on (and CSRF off, so that only the limits refuse)."""
 
-    class Limited(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('limited') / 'tischblock.db'}"
-        WTF_CSRF_ENABLED = False
-        RATELIMIT_ENABLED = True
-
-    app = create_app(Limited)
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    return make_app(tmp_path_factory.mktemp("limited") / "tischblock.db", csrf=False, RATELIMIT_ENABLED=True)
 
 
 @pytest.fixture
@@ -51,7 +40,7 @@ def client(limited_app: Flask) -> Iterator[FlaskClient]:
     """Return a client of the limited app, with every count at zero."""
     init_limiter(limited_app)  # another module's app may have been built since: count in this app's storage again
     limiter.reset()
-    yield limited_app.test_client()
+    yield phone_of(limited_app)
     limiter.reset()
 
 
@@ -179,31 +168,27 @@ def test_limits_are_per_address(limited_app: Flask, client: FlaskClient) -> None
     for _ in range(30):
         client.post("/new/auruxxx", data=START)
     assert_limited(client.post("/new/auruxxx", data=START))
-    other = limited_app.test_client()
+    other = phone_of(limited_app)
     response = other.post("/new/auruxxx", data=START, environ_base={"REMOTE_ADDR": "192.0.2.7"})
     assert response.status_code == 303
 
 
-def test_limits_are_off_in_the_test_config(plain_client: FlaskClient) -> None:
+def test_limits_are_off_in_the_test_config(phone: PhoneClient) -> None:
     """The other tests start as many games as they like: ``TestConfig`` switches the limits off."""
     for _ in range(35):
-        assert plain_client.post("/new/auruxxx", data=START).status_code == 303
+        assert phone.post("/new/auruxxx", data=START).status_code == 303
 
 
 def test_a_dead_limit_store_does_not_break_starting_a_game(limited_app: Flask, tmp_path_factory: pytest.TempPathFactory) -> None:
     """With a Redis address where no Redis listens, games still start: counting falls back to memory, never a 500."""
-
-    class DeadRedis(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('dead') / 'tischblock.db'}"
-        WTF_CSRF_ENABLED = False
-        RATELIMIT_ENABLED = True
-        RATELIMIT_STORAGE_URI = "redis://127.0.0.1:9/0"
-
-    app = create_app(DeadRedis)
     try:
-        with app.app_context():
-            flask_migrate.upgrade()
-        client = app.test_client()
+        app = make_app(
+            tmp_path_factory.mktemp("dead") / "tischblock.db",
+            csrf=False,
+            RATELIMIT_ENABLED=True,
+            RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0",
+        )
+        client = phone_of(app)
         for _ in range(3):
             assert client.post("/new/auruxxx", data=START).status_code == 303
     finally:

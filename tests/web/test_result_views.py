@@ -18,13 +18,11 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from models import Game, db
-from tests.web.driver import start, tap
+from tests.helpers import EN, PhoneClient, start, tap
 from tests.web.evenings import PLAYERS, game_of, play_auruxxx, play_twelve_days, rematch
 from tests.web.states import tokens
 from views.results.picture import card_svg
 from views.table.sheets import scoreboard
-
-EN = {"Accept-Language": "en"}
 
 
 def bgstats_link(client: FlaskClient, token: str) -> str:
@@ -58,11 +56,11 @@ def local_start(app: Flask, token: str) -> str:
     return started.astimezone(ZoneInfo("Europe/Berlin")).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def test_a_finished_auruxxx_game_goes_to_bg_stats_field_by_field(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_finished_auruxxx_game_goes_to_bg_stats_field_by_field(plain_app: Flask, phone: PhoneClient) -> None:
     """Ben −15, Cleo 15, Anna 45; the lowest total wins; Ben started (he sits after the first dealer, Anna)."""
-    token = start(plain_client, "auruxxx", PLAYERS)
-    play_auruxxx(plain_client, token, finisher="Ben", hands={0: 10, 2: 5})
-    link = bgstats_link(plain_client, token)
+    token = start(phone, "auruxxx", PLAYERS)
+    play_auruxxx(phone, token, finisher="Ben", hands={0: 10, 2: 5})
+    link = bgstats_link(phone, token)
     play = play_data(link)
     assert set(play) == {"game", "playDate", "durationMin", "location", "board", "comments", "players"}
     assert play["game"]["name"] == "AURUXXX – Die Goldene Zwölf"
@@ -83,11 +81,11 @@ def test_a_finished_auruxxx_game_goes_to_bg_stats_field_by_field(plain_app: Flas
         assert play["game"]["sourceGameId"] not in secret and all(i not in secret for i in ids)
 
 
-def test_a_finished_twelve_days_game_goes_to_bg_stats_field_by_field(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_finished_twelve_days_game_goes_to_bg_stats_field_by_field(plain_app: Flask, phone: PhoneClient) -> None:
     """Cleo 97, Anna and Ben 12 sharing second; the highest total wins; nobody starts (everyone reveals at once)."""
-    token = start(plain_client, "12days", PLAYERS, variant="standard")
-    play_twelve_days(plain_client, token)
-    link = bgstats_link(plain_client, token)
+    token = start(phone, "12days", PLAYERS, variant="standard")
+    play_twelve_days(phone, token)
+    link = bgstats_link(phone, token)
     play = play_data(link)
     assert play["game"]["name"] == "12 Days"
     assert play["game"]["highestWins"] is True and play["game"]["noPoints"] is False
@@ -101,50 +99,48 @@ def test_a_finished_twelve_days_game_goes_to_bg_stats_field_by_field(plain_app: 
         assert secret not in link and secret not in json.dumps(play)
 
 
-def test_bg_stats_ids_are_stable_per_game_and_per_player(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_bg_stats_ids_are_stable_per_game_and_per_player(plain_app: Flask, phone: PhoneClient) -> None:
     """The same game gives the same ids every time; the rematch is another game with the same players' ids."""
-    first = start(plain_client, "auruxxx", PLAYERS)
-    play_auruxxx(plain_client, first, finisher="Ben", hands={0: 10, 2: 5})
-    second = rematch(plain_client, first)
-    play_auruxxx(plain_client, second, finisher="Anna", hands={1: 10, 2: 5})
-    one, again, other = (play_data(bgstats_link(plain_client, token)) for token in (first, first, second))
+    first = start(phone, "auruxxx", PLAYERS)
+    play_auruxxx(phone, first, finisher="Ben", hands={0: 10, 2: 5})
+    second = rematch(phone, first)
+    play_auruxxx(phone, second, finisher="Anna", hands={1: 10, 2: 5})
+    one, again, other = (play_data(bgstats_link(phone, token)) for token in (first, first, second))
     assert one == again
     assert one["game"]["sourceGameId"] != other["game"]["sourceGameId"]
     assert [p["sourcePlayerId"] for p in one["players"]] == [p["sourcePlayerId"] for p in other["players"]]
 
 
-def test_bg_stats_is_offered_on_phones_once_the_game_is_over_and_never_on_the_tv(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_bg_stats_is_offered_on_phones_once_the_game_is_over_and_never_on_the_tv(plain_app: Flask, phone: PhoneClient) -> None:
     """A running game offers nothing; a finished one offers it at both addresses; the TV between games shows none."""
-    token = start(plain_client, "auruxxx", PLAYERS)
+    token = start(phone, "auruxxx", PLAYERS)
     game = tokens(plain_app, token)
-    assert "Save to BG Stats" not in plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
-    play_auruxxx(plain_client, token, finisher="Ben", hands={0: 10, 2: 5})
-    assert "Save to BG Stats" in plain_client.get(f"/g/{game.read}", headers=EN).get_data(as_text=True)
+    assert "Save to BG Stats" not in phone.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    play_auruxxx(phone, token, finisher="Ben", hands={0: 10, 2: 5})
+    assert "Save to BG Stats" in phone.get(f"/g/{game.read}", headers=EN).get_data(as_text=True)
     with plain_app.app_context():
         table = game_of(plain_app, token).card_table.token
-    assert "Save to BG Stats" not in plain_client.get(f"/t/{table}/tv", headers=EN).get_data(as_text=True)
+    assert "Save to BG Stats" not in phone.get(f"/t/{table}/tv", headers=EN).get_data(as_text=True)
 
 
 # --- The result as a picture --------------------------------------------------------------------------
 
 
-def finished(plain_client: FlaskClient, kind: str) -> str:
+def finished(phone: PhoneClient, kind: str) -> str:
     """Return a finished game of ``kind``: Ben wins the AURUXXX game, Cleo the 12 Days game."""
     if kind == "auruxxx":
-        token = start(plain_client, kind, PLAYERS)
-        play_auruxxx(plain_client, token, finisher="Ben", hands={0: 10, 2: 5})
+        token = start(phone, kind, PLAYERS)
+        play_auruxxx(phone, token, finisher="Ben", hands={0: 10, 2: 5})
     else:
-        token = start(plain_client, kind, PLAYERS, variant="standard")
-        play_twelve_days(plain_client, token)
+        token = start(phone, kind, PLAYERS, variant="standard")
+        play_twelve_days(phone, token)
     return token
 
 
 @pytest.mark.parametrize(("kind", "winner"), [("auruxxx", "Ben"), ("12days", "Cleo")])
-def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(
-    plain_app: Flask, plain_client: FlaskClient, kind: str, winner: str
-) -> None:
+def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(plain_app: Flask, phone: PhoneClient, kind: str, winner: str) -> None:
     """The SVG names every player with their total and the winner first; the PNG decodes, twice its size, winner band and ink included."""
-    token = finished(plain_client, kind)
+    token = finished(phone, kind)
     with plain_app.test_request_context(headers=EN):
         game = db.session.get(Game, tokens(plain_app, token).id)
         assert game is not None
@@ -155,7 +151,7 @@ def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(
     assert f"{winner} wins with" in svg and 'class="series series--' in svg, "the headline and the sheet's chart"
     width, height = (int(v) for v in re.search(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)" height="(\d+)"', svg).groups())  # type: ignore[union-attr]
 
-    response = plain_client.get(f"/g/{tokens(plain_app, token).read}/result.png", headers=EN)
+    response = phone.get(f"/g/{tokens(plain_app, token).read}/result.png", headers=EN)
     assert response.status_code == 200 and response.mimetype == "image/png"
     assert response.headers["Cache-Control"] == "no-store"
     picture = Image.open(io.BytesIO(response.data)).convert("RGB")
@@ -167,36 +163,34 @@ def test_the_result_card_is_a_png_drawn_from_an_svg_with_every_name(
     assert dark > 500, "the names are drawn in ink"
 
 
-def test_a_running_game_has_a_picture_that_says_so(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_running_game_has_a_picture_that_says_so(plain_app: Flask, phone: PhoneClient) -> None:
     """Before the end the card says the game is still running, with everyone's total so far and no chart yet."""
-    token = start(plain_client, "auruxxx", PLAYERS)
+    token = start(phone, "auruxxx", PLAYERS)
     with plain_app.test_request_context(headers=EN):
         game = db.session.get(Game, tokens(plain_app, token).id)
         assert game is not None
         svg = card_svg(game, scoreboard(game))
     assert "The game is still running" in svg and "★" not in svg and "series--" in svg and "<polyline" not in svg
-    response = plain_client.get(f"/g/{token}/result.png", headers=EN)
+    response = phone.get(f"/g/{token}/result.png", headers=EN)
     assert response.status_code == 200 and Image.open(io.BytesIO(response.data)).size[0] == 1080
 
 
-def test_a_picture_that_cannot_be_drawn_is_a_clear_503(
-    plain_app: Flask, plain_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_picture_that_cannot_be_drawn_is_a_clear_503(plain_app: Flask, phone: PhoneClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """rsvg-convert taking too long: the phone is told to try again, and nothing else breaks."""
-    token = finished(plain_client, "auruxxx")
+    token = finished(phone, "auruxxx")
 
     def too_slow(*args: object, **kwargs: object) -> None:
         raise subprocess.TimeoutExpired("rsvg-convert", 10)
 
     monkeypatch.setattr("views.results.picture.subprocess.run", too_slow)
-    response = plain_client.get(f"/g/{token}/result.png", headers=EN)
+    response = phone.get(f"/g/{token}/result.png", headers=EN)
     assert response.status_code == 503 and "cannot be drawn right now" in response.get_data(as_text=True)
 
 
-def test_the_sheet_offers_the_picture_to_share_or_download(plain_client: FlaskClient) -> None:
+def test_the_sheet_offers_the_picture_to_share_or_download(phone: PhoneClient) -> None:
     """The finished sheet links the PNG with a file name (download) and marks it for the share sheet."""
-    token = finished(plain_client, "auruxxx")
-    page = plain_client.get(f"/g/{token}", headers=EN).get_data(as_text=True)
+    token = finished(phone, "auruxxx")
+    page = phone.get(f"/g/{token}", headers=EN).get_data(as_text=True)
     assert re.search(r'href="/g/[\w-]+/result.png" download="tischblock-auruxxx-\d{4}-\d\d-\d\d.png"\s+data-share-picture', page)
     assert "js/picture.js" in page
 
@@ -210,12 +204,12 @@ def play_eight_nights(client: FlaskClient, token: str) -> None:
     tap(client, token, "final-hand/2", **{"count-6": "6", "count-5": "2", "action": "save"})
 
 
-def test_bg_stats_and_the_evening_name_the_variant(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_bg_stats_and_the_evening_name_the_variant(plain_app: Flask, phone: PhoneClient) -> None:
     """A game of 8 Nights goes to BG Stats, the picture and the evening page as "12 Days – 8 Nights", not as 12 Days."""
-    token = start(plain_client, "12days", PLAYERS, variant="8nights")
-    play_eight_nights(plain_client, token)
-    assert play_data(bgstats_link(plain_client, token))["game"]["name"] == "12 Days – 8 Nights"
-    evening = plain_client.get(f"/g/{token}/evening", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    token = start(phone, "12days", PLAYERS, variant="8nights")
+    play_eight_nights(phone, token)
+    assert play_data(bgstats_link(phone, token))["game"]["name"] == "12 Days – 8 Nights"
+    evening = phone.get(f"/g/{token}/evening", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "12 Days – 8 Nights" in evening
     with plain_app.test_request_context(headers={"Accept-Language": "en"}):
         game = db.session.scalar(db.select(Game).where(Game.token == token))

@@ -15,7 +15,6 @@ import threading
 import time
 import urllib.request
 
-import flask_migrate
 import itsdangerous
 import pytest
 from flask import Flask
@@ -25,15 +24,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
-from app import create_app
-from infra.config import TestConfig
 from models import Game, db
 from models.game import new_token
-from tests.web.driver import start, tap
+from tests.helpers import EN, HTMX, PhoneClient, make_app, phone_of, start, tap
 from tests.web.states import STATES, Tokens, clone, counts, tokens
 
-EN = {"Accept-Language": "en"}
-HTMX = {"HX-Request": "true"}
 ANSWER_SECONDS = 10.0
 """How long a request to a real server here may take (a generous bound; the test goes on at the answer)."""
 TOKEN_ROUTE = re.compile(r"<(?:\w+:)?(\w+)>")
@@ -42,22 +37,13 @@ TOKEN_ROUTE = re.compile(r"<(?:\w+:)?(\w+)>")
 @pytest.fixture(scope="module")
 def secure_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     """Return this module's app: a database migrated once, CSRF off, live streams that end at once."""
-
-    class Secure(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path_factory.mktemp('secure') / 'tischblock.db'}"
-        WTF_CSRF_ENABLED = False
-        LIVE_STREAM_SECONDS = 0.2
-
-    app = create_app(Secure)
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    return make_app(tmp_path_factory.mktemp("secure") / "tischblock.db", csrf=False, LIVE_STREAM_SECONDS=0.2)
 
 
 @pytest.fixture(scope="module")
 def games(secure_app: Flask) -> dict[str, Tokens]:
     """Build one game in each state."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     return {name: tokens(secure_app, build(client)) for name, build in STATES.items()}
 
 
@@ -103,7 +89,7 @@ def every_page(app: Flask, games: dict[str, Tokens]) -> list[tuple[str, dict[str
         ("/g/no-such-game", {"Accept-Language": "de"}),
         ("/g/no-such-game", HTMX),
     ]
-    client = app.test_client()
+    client = phone_of(app)
     for game in ("auruxxx", "12days"):
         faq = client.get(f"/faq/{game}").get_data(as_text=True)
         entry = re.search(rf'href="(/faq/{game}/[\w-]+)"', faq)
@@ -121,7 +107,7 @@ def every_page(app: Flask, games: dict[str, Tokens]) -> list[tuple[str, dict[str
 
 def test_every_page_type_is_covered(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """Each GET page of the app answers 200 in at least one state (so the checks below see it rendered)."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     rendered = {
         path.split("?")[0] for path, headers in every_page(secure_app, games) if client.get(path, headers=headers).status_code == 200
     }
@@ -144,7 +130,7 @@ def test_every_page_type_is_covered(secure_app: Flask, games: dict[str, Tokens])
 
 def test_pages_send_the_security_headers_and_have_no_inline_script_or_style(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """Every page (and fragment, and error page) has the headers, and no inline script or ``style`` attribute."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     for path, headers in every_page(secure_app, games):
         response = client.get(path, headers=headers)
         assert response.status_code in (200, 303, 404), (path, response.status_code)
@@ -170,7 +156,7 @@ def assert_security_headers(response: TestResponse, path: str) -> None:
 
 def test_answers_that_are_not_pages_send_the_headers_too(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """The export, an error as JSON, a tap's redirect and a refused form carry the same headers."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     game = clone(secure_app, games["auruxxx-fresh"].id)
     answers = {
         "export": client.get(f"/g/{game.read}/record.json"),
@@ -189,7 +175,7 @@ def test_answers_that_are_not_pages_send_the_headers_too(secure_app: Flask, game
 
 def test_a_missing_page_looks_the_same_whatever_is_missing(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """An unknown token, a read-only token on a write route and an address that never existed: the very same 404."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     game = games["auruxxx-round-finished"]
     bodies = {
         path: client.get(path, headers=EN)
@@ -229,7 +215,7 @@ def test_error_pages_are_friendly_in_both_languages_and_as_json(
 ) -> None:
     """400, 404, 405 and 413 render the app's layout in German and English, a fragment for htmx, JSON for JSON clients."""
     game = clone(secure_app, games["auruxxx-fresh"].id)
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
 
     def ask(headers: dict[str, str]) -> TestResponse:
         if status == 400:
@@ -259,7 +245,7 @@ def test_error_pages_are_friendly_in_both_languages_and_as_json(
 
 def test_a_json_body_gets_a_json_error(secure_app: Flask) -> None:
     """A client that sends JSON reads JSON back, also when it did not say what it accepts."""
-    response = secure_app.test_client().post("/g/nothing/pass", json={"player": "Anna"})
+    response = phone_of(secure_app).post("/g/nothing/pass", json={"player": "Anna"})
     assert response.status_code == 404 and response.get_json() == {"error": response.get_json()["error"]}
 
 
@@ -272,7 +258,7 @@ def test_a_crash_is_a_friendly_500(secure_app: Flask, games: dict[str, Tokens], 
 
     monkeypatch.setattr(views.table.games, "describe_history", broken)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     page = client.get(f"/g/{games['auruxxx-fresh'].edit}/history", headers={"Accept-Language": "de"})
     assert page.status_code == 500
     text = page.get_data(as_text=True)
@@ -308,7 +294,7 @@ def test_the_read_only_sheet_has_nothing_that_posts(secure_app: Flask, games: di
     """At the read-only address no sheet shows a form, a button that posts, a link to a write page or the edit token."""
     game = games[state]
     for headers in (EN, HTMX):
-        page = secure_app.test_client().get(f"/g/{game.read}", headers=headers).get_data(as_text=True)
+        page = phone_of(secure_app).get(f"/g/{game.read}", headers=headers).get_data(as_text=True)
         assert "<form" not in page and "hx-post" not in page and 'method="post"' not in page.lower()
         assert game.edit not in page
         assert not re.search(r"/(finish|hand|correct|final-hand|join)\b", page)
@@ -316,7 +302,7 @@ def test_the_read_only_sheet_has_nothing_that_posts(secure_app: Flask, games: di
 
 def test_every_write_route_answers_the_read_only_address_like_an_unknown_one(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """POST (and GET, where a write page has one) with the read-only token: the unknown token's 404, and nothing stored."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     missing = client.get(f"/g/{'z' * 32}", headers=EN).get_data()
     form = {"player": "Anna", "round": "0", "day": "0", "card": "5", "golden12": "1", "action": "save", "event": "1"}
     checked = 0
@@ -340,7 +326,7 @@ def test_every_write_route_answers_the_read_only_address_like_an_unknown_one(sec
 def test_the_read_only_address_streams_and_exports(secure_app: Flask, games: dict[str, Tokens], state: str) -> None:
     """The live stream, the export and the history work at the read-only address."""
     game = clone(secure_app, games[state].id)
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     live = client.get(f"/g/{game.read}/live?since=0")
     assert live.status_code == 200 and live.mimetype == "text/event-stream"
     pushed = live.get_data(as_text=True)
@@ -360,7 +346,7 @@ def test_the_read_only_address_streams_and_exports(secure_app: Flask, games: dic
 def test_a_new_edit_address_locks_the_old_one_out_everywhere(secure_app: Flask, games: dict[str, Tokens], state: str) -> None:
     """After a new address, the old token finds nothing on any route; the new one and the read-only one work."""
     game = clone(secure_app, games[state].id)
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     renewed = client.post(f"/g/{game.edit}/new-address")
     assert renewed.status_code == 303
     new = str(renewed.headers["Location"]).removeprefix("/g/").removesuffix("/join")
@@ -393,7 +379,7 @@ def test_tokens_carry_at_least_128_bits_of_randomness(secure_app: Flask) -> None
     assert len(set(drawn)) == len(drawn)
     assert all(len(token) == 32 and set(token) <= alphabet for token in drawn)
     assert len(drawn[0]) * 6 >= 128
-    game = tokens(secure_app, start(secure_app.test_client(), "auruxxx"))
+    game = tokens(secure_app, start(phone_of(secure_app), "auruxxx"))
     for token in (game.edit, game.read):
         assert len(token) == 32 and set(token) <= alphabet
     assert game.edit != game.read
@@ -410,7 +396,7 @@ def test_json_import_needs_the_json_content_type(
 ) -> None:
     """A JSON record sent as anything but ``application/json`` starts no game, with or without CSRF checks."""
     record_text = json.dumps({"game": "auruxxx", "players": ["Anna", "Ben"], "house_rules": {}, "rounds": []})
-    for app, client, refused in ((strict_app, strict_client, 400), (secure_app, secure_app.test_client(), 422)):
+    for app, client, refused in ((strict_app, strict_client, 400), (secure_app, phone_of(secure_app), 422)):
         before = _games(app)
         if content_type == "multipart/form-data":
             response = client.post("/import", data={"record_json": record_text}, content_type=content_type)
@@ -466,7 +452,7 @@ def test_a_crash_logs_its_traceback_without_the_token(
     monkeypatch.setattr("views.table.games.render", crash)
     monkeypatch.setitem(secure_app.config, "PROPAGATE_EXCEPTIONS", False)
     with caplog.at_level(logging.ERROR, logger=secure_app.logger.name):
-        assert secure_app.test_client().get(f"/g/{token}").status_code == 500
+        assert phone_of(secure_app).get(f"/g/{token}").status_code == 500
     assert "Traceback" in caplog.text and "RuntimeError: no sheet for /g/… today" in caplog.text
     assert token not in caplog.text
 
@@ -492,7 +478,7 @@ def shows_a_token(response: TestResponse, games: dict[str, Tokens]) -> bool:
 
 def test_every_response_that_carries_a_token_is_never_stored(secure_app: Flask, games: dict[str, Tokens]) -> None:
     """Issue 12, item 16: sheets, fragments, history, join page, record, live stream and redirects to a game say ``no-store``."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     game = clone(secure_app, games["auruxxx-fresh"].id)
     record_text = client.get(f"/g/{game.edit}/record.json").get_data(as_text=True)
     answers: list[tuple[str, TestResponse]] = [(path, client.get(path, headers=headers)) for path, headers in every_page(secure_app, games)]
@@ -537,7 +523,7 @@ def test_over_https_a_form_counts_from_its_own_pages_only(strict_app: Flask, str
 
 def test_hsts_is_sent_only_when_served_over_https(secure_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12, item 16: ``SESSION_COOKIE_SECURE=1`` (the app behind HTTPS) adds Strict-Transport-Security to every answer."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     assert "Strict-Transport-Security" not in client.get("/").headers
     monkeypatch.setitem(secure_app.config, "SESSION_COOKIE_SECURE", True)
     for path in ("/", "/faq", "/g/no-such-game"):
@@ -546,7 +532,7 @@ def test_hsts_is_sent_only_when_served_over_https(secure_app: Flask, monkeypatch
 
 def test_a_refused_large_body_closes_the_connection(secure_app: Flask) -> None:
     """Issue 12, item 16: a 413 says ``Connection: close``, so its unread body is never read as the next request."""
-    client = secure_app.test_client()
+    client = phone_of(secure_app)
     too_large = b"x" * (int(secure_app.config["MAX_CONTENT_LENGTH"]) + 1)
     for content_type in ("application/json", "application/x-www-form-urlencoded"):
         response = client.post("/import", data=too_large, content_type=content_type)
@@ -558,25 +544,25 @@ def test_a_refused_large_body_closes_the_connection(secure_app: Flask) -> None:
 
 
 def test_csrf_tokens_do_not_expire_under_a_sheet_left_open_for_an_hour(
-    strict_app: Flask, strict_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    strict_app: Flask, strict_phone: PhoneClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 12, item 17: a tap from a sheet rendered two hours ago counts; the token is bound to the session instead."""
     assert strict_app.config["WTF_CSRF_TIME_LIMIT"] is None
-    form = strict_client.get("/new/auruxxx").get_data(as_text=True)
+    form = strict_phone.get("/new/auruxxx").get_data(as_text=True)
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', form)
     assert csrf
-    started = strict_client.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
+    started = strict_phone.post("/new/auruxxx", data={"player": ["Anna", "Ben"], "action": "start", "csrf_token": csrf.group(1)})
     assert started.status_code == 303
     sheet_path = started.headers["Location"]
     two_hours_ago = int(time.time()) - 2 * 60 * 60
     with monkeypatch.context() as then:
         then.setattr(itsdangerous.timed.TimestampSigner, "get_timestamp", lambda self: two_hours_ago)
-        sheet = strict_client.get(sheet_path).get_data(as_text=True)
+        sheet = strict_phone.get(sheet_path).get_data(as_text=True)
     old = re.search(r'name="csrf_token" value="([^"]+)"', sheet)
     assert old
     signed_at = itsdangerous.URLSafeTimedSerializer(strict_app.secret_key, salt="wtf-csrf-token").loads(
         old.group(1), return_timestamp=True
     )[1]
     assert time.time() - signed_at.timestamp() > 60 * 60
-    tapped = strict_client.post(f"{sheet_path}/pass", data={"player": "Anna", "round": "0", "csrf_token": old.group(1)})
+    tapped = strict_phone.post(f"{sheet_path}/pass", data={"player": "Anna", "round": "0", "csrf_token": old.group(1)})
     assert tapped.status_code == 303, tapped.get_data(as_text=True)[-500:]

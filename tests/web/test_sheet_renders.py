@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +21,7 @@ from sqlalchemy import select
 
 from live import event
 from models import Game, db, folded
-from tests.web.conftest import file_app
-from tests.web.driver import as_a_phone_sends, start
+from tests.helpers import as_a_phone_sends, make_app, phone_of, start
 from tests.web.evenings import play_auruxxx, rematch
 from tests.web.test_live import app_with, events_in, events_of
 from views.pages.viewers import shared_viewer
@@ -120,7 +118,7 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
 @pytest.fixture
 def client(live_app: Flask) -> FlaskClient:
     """Return a new test client (no cookies yet) of the module's app."""
-    return live_app.test_client()
+    return phone_of(live_app)
 
 
 def addresses(app: Flask, token: str) -> tuple[Game, str, str]:
@@ -132,7 +130,7 @@ def addresses(app: Flask, token: str) -> tuple[Game, str, str]:
 
 def fresh_app(app: Flask) -> Flask:
     """Return a new app on ``app``'s database: one that has kept nothing."""
-    return file_app(Path(str(app.config["SQLALCHEMY_DATABASE_URI"]).removeprefix("sqlite:///")), csrf=False)
+    return make_app(str(app.config["SQLALCHEMY_DATABASE_URI"]), csrf=False, migrate=False)
 
 
 def fresh_push(app: Flask, address: str, *, editable: bool, language: str) -> tuple[int, str, dict[str, str]]:
@@ -189,7 +187,7 @@ def compare_every_viewer(app: Flask, client: FlaskClient, token: str, version: i
         headers = {"Accept-Language": language, "HX-Request": "true"}
         for url in (f"/g/{token}", f"/g/{read_token}?tv={table}", f"/g/{read_token}"):
             served = client.get(url, headers=headers).get_data(as_text=True)
-            again = other.test_client().get(url, headers=headers).get_data(as_text=True)
+            again = phone_of(other).get(url, headers=headers).get_data(as_text=True)
             assert own_parts_out(served) == own_parts_out(again), (language, url)
 
 

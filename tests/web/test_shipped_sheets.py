@@ -15,7 +15,7 @@ from sqlalchemy import func, select, text
 from live.hub import EVENTS_PER_TICK
 from models import Game, Shipped, ShippedSheet, db
 from models.shipped import ship_beside
-from tests.web.driver import start
+from tests.helpers import PhoneClient, start
 
 SHEETS_KEPT = EVENTS_PER_TICK
 """The sheets of the changes stored lately that the table keeps: as many changes as a listener reads in one tick."""
@@ -48,24 +48,24 @@ def cross(client: FlaskClient, token: str, player: str, language: str) -> None:
     assert answer.status_code == 200, answer.get_data(as_text=True)[-500:]
 
 
-def test_a_game_keeps_the_pushed_sheet_of_its_newest_change_only(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_game_keeps_the_pushed_sheet_of_its_newest_change_only(plain_app: Flask, phone: PhoneClient) -> None:
     """Issue 36, R6: taps in English, then in German, then in English again: one sheet stays, the newest change's."""
-    token = start(plain_client, "auruxxx")
+    token = start(phone, "auruxxx")
     game = game_id(plain_app, token)
     for player, language in (("Anna", "en"), ("Ben", "de"), ("Cleo", "en")):
-        cross(plain_client, token, player, language)
+        cross(phone, token, player, language)
     assert kept(plain_app) == [(game, token, "en", 3)]
-    other = start(plain_client, "auruxxx")
-    cross(plain_client, other, "Anna", "de")
+    other = start(phone, "auruxxx")
+    cross(phone, other, "Anna", "de")
     assert kept(plain_app) == [(game, token, "en", 3), (game_id(plain_app, other), other, "de", 1)], "another game's sheet stays"
 
 
-def test_a_replaced_edit_address_leaves_no_pushed_sheet_behind(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_replaced_edit_address_leaves_no_pushed_sheet_behind(plain_app: Flask, phone: PhoneClient) -> None:
     """Issue 36, R6: new addresses for the table: no row holds the edit address that stopped working."""
-    token = start(plain_client, "auruxxx")
-    cross(plain_client, token, "Anna", "en")
+    token = start(phone, "auruxxx")
+    cross(phone, token, "Anna", "en")
     assert [address for _, address, _, _ in kept(plain_app)] == [token]
-    renewed = plain_client.post(f"/g/{token}/new-address")
+    renewed = phone.post(f"/g/{token}/new-address")
     assert renewed.status_code == 303
     assert all(address != token for _, address, _, _ in kept(plain_app)), kept(plain_app)
     with plain_app.app_context():
@@ -73,10 +73,10 @@ def test_a_replaced_edit_address_leaves_no_pushed_sheet_behind(plain_app: Flask,
     assert stored == 0
 
 
-def test_the_table_keeps_the_sheets_of_the_changes_stored_lately_only(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_the_table_keeps_the_sheets_of_the_changes_stored_lately_only(plain_app: Flask, phone: PhoneClient) -> None:
     """Issue 36, R6: a game that is never tapped again does not keep its last sheet forever: of many games' last changes,
     only the newest ``SHEETS_KEPT`` sheets stay, however many games there are."""
-    first = game_id(plain_app, start(plain_client, "auruxxx"))
+    first = game_id(plain_app, start(phone, "auruxxx"))
     games = SHEETS_KEPT + 50
     with plain_app.app_context():
         columns = [column.name for column in Game.__table__.columns if column.name not in ("id", "token", "read_token")]

@@ -9,7 +9,7 @@ import flask_migrate
 from sqlalchemy import text
 
 from models import db
-from tests.conftest import migrated_app
+from tests.helpers import make_app
 
 BEFORE = "5e8a1f3c7b20"
 """The last revision without table addresses."""
@@ -17,7 +17,7 @@ BEFORE = "5e8a1f3c7b20"
 
 def test_every_chain_of_rematches_gets_one_table_and_a_game_keeps_one_rematch(tmp_path: Path) -> None:
     """Games 1 → 2 → 4 are one evening; 3 was a second rematch of 1 (allowed then): it keeps its game, at a table of its own."""
-    app = migrated_app(tmp_path / "old.db")
+    app = make_app(tmp_path / "old.db")
     with app.app_context():
         flask_migrate.downgrade(revision=BEFORE)
         now = datetime.now(UTC)

@@ -19,12 +19,10 @@ from sqlalchemy import event, select
 
 import rules.history
 from models import Game, db, folded
-from tests.web.driver import PLAYERS, start
+from tests.helpers import HTMX_EN, PLAYERS, PhoneClient, start
 from tests.web.evenings import play_auruxxx
 from views.pages.viewers import shared_viewer
 from views.table import stream as live
-
-HTMX = {"HX-Request": "true", "Accept-Language": "en"}
 
 
 @contextmanager
@@ -49,17 +47,15 @@ def game_lookups(ran: list[str]) -> list[str]:
     return [statement for statement in ran if statement.startswith("SELECT games.id, games.token")]
 
 
-def test_an_htmx_pass_cross_looks_its_game_up_once_reads_its_history_once_and_inserts_once(
-    plain_app: Flask, plain_client: FlaskClient
-) -> None:
+def test_an_htmx_pass_cross_looks_its_game_up_once_reads_its_history_once_and_inserts_once(plain_app: Flask, phone: PhoneClient) -> None:
     """Look up the game (players and rematch along), read new events and the key's earlier change in one, insert
     and commit; then, rendered after the commit, store the pushed sheet for the other processes in a transaction of its
     own that does not wait for the disk (a pragma on either side of it; on PostgreSQL a notification carries the sheet).
     Before, it took 15."""
-    token = start(plain_client, "auruxxx")
-    plain_client.get(f"/g/{token}")
+    token = start(phone, "auruxxx")
+    phone.get(f"/g/{token}")
     with statements(plain_app) as ran:
-        answer = plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": "k1", "seen": "1"}, headers=HTMX)
+        answer = phone.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": "k1", "seen": "1"}, headers=HTMX_EN)
     assert answer.status_code == 200 and "box crossed" in answer.get_data(as_text=True)
     assert len(game_lookups(ran)) == 1, ran
     assert sum(statement.startswith("SELECT events.seq") for statement in ran) == 1, ran
@@ -69,26 +65,26 @@ def test_an_htmx_pass_cross_looks_its_game_up_once_reads_its_history_once_and_in
     assert not any("max(events.seq)" in statement for statement in ran), "no version is asked for after a tap"
 
 
-def test_a_sheet_get_runs_three_statements_and_a_read_only_one_two(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_a_sheet_get_runs_three_statements_and_a_read_only_one_two(plain_app: Flask, phone: PhoneClient) -> None:
     """The game with its players and rematch in one statement, its newest events in another, and on a phone's own
     page who holds which phone at the table in a third (the table's row is not read): before, it took four."""
-    token = start(plain_client, "12days", variant="standard")
-    plain_client.get(f"/g/{token}")
+    token = start(phone, "12days", variant="standard")
+    phone.get(f"/g/{token}")
     with plain_app.app_context():
         read_token = db.session.scalars(select(Game.read_token).where(Game.token == token)).one()
     for address, seat_claims in ((token, 1), (read_token, 0)):
-        for headers in ({"Accept-Language": "en"}, HTMX):
+        for headers in ({"Accept-Language": "en"}, HTMX_EN):
             with statements(plain_app) as ran:
-                assert plain_client.get(f"/g/{address}", headers=headers).status_code == 200
+                assert phone.get(f"/g/{address}", headers=headers).status_code == 200
             assert len(game_lookups(ran)) == 1, ran
             assert sum("FROM seat_claims" in statement for statement in ran) == seat_claims, ran
             assert len(ran) == 2 + seat_claims, ran
 
 
-def test_the_live_sheet_renders_in_an_app_context_without_a_request(plain_app: Flask, plain_client: FlaskClient) -> None:
+def test_the_live_sheet_renders_in_an_app_context_without_a_request(plain_app: Flask, phone: PhoneClient) -> None:
     """A stream pushes from a value of who is looking: no request is built, and none is read."""
-    token = start(plain_client, "auruxxx")
-    plain_client.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
+    token = start(phone, "auruxxx")
+    phone.post(f"/g/{token}/pass", data={"round": "0", "player": "Ben"})
     with plain_app.app_context():
         game = db.session.scalars(select(Game).where(Game.token == token)).one()
         assert not has_request_context()
@@ -130,45 +126,43 @@ def evening_of(client: FlaskClient, earlier: int) -> str:
 
 def statements_of_a_pass_cross(app: Flask, client: FlaskClient, token: str, key: str) -> list[str]:
     """Open the sheet as a phone does, then tap a pass cross; return the statements the tap ran."""
-    sheet = client.get(f"/g/{token}", headers=HTMX)
+    sheet = client.get(f"/g/{token}", headers=HTMX_EN)
     assert sheet.status_code == 200
     seen = seen_on(sheet.get_data(as_text=True))
     with statements(app) as ran:
-        answer = client.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": key, "seen": seen}, headers=HTMX)
+        answer = client.post(f"/g/{token}/pass", data={"round": "0", "player": "Anna", "key": key, "seen": seen}, headers=HTMX_EN)
     assert answer.status_code == 200 and "box crossed" in answer.get_data(as_text=True), answer.get_data(as_text=True)[-500:]
     return ran
 
 
-def test_a_tap_in_the_twentieth_game_of_an_evening_runs_as_many_statements_as_in_the_first(
-    plain_app: Flask, plain_client: FlaskClient
-) -> None:
+def test_a_tap_in_the_twentieth_game_of_an_evening_runs_as_many_statements_as_in_the_first(plain_app: Flask, phone: PhoneClient) -> None:
     """The evening's earlier games are read once, when the sheet first shows them, and kept: a tap reads none of them again."""
-    first = statements_of_a_pass_cross(plain_app, plain_client, evening_of(plain_client, 0), "first")
-    twentieth_token = evening_of(plain_client, 19)
-    assert plain_client.get(f"/g/{twentieth_token}", headers=HTMX).get_data(as_text=True).count('class="earlier-winner"') == 19
-    twentieth = statements_of_a_pass_cross(plain_app, plain_client, twentieth_token, "twentieth")
+    first = statements_of_a_pass_cross(plain_app, phone, evening_of(phone, 0), "first")
+    twentieth_token = evening_of(phone, 19)
+    assert phone.get(f"/g/{twentieth_token}", headers=HTMX_EN).get_data(as_text=True).count('class="earlier-winner"') == 19
+    twentieth = statements_of_a_pass_cross(plain_app, phone, twentieth_token, "twentieth")
     assert len(twentieth) == len(first) <= 8, (first, twentieth)
     assert len(game_lookups(twentieth)) == 1, twentieth
 
 
 def test_a_reveal_contested_by_another_phone_costs_what_an_uncontested_one_does(
-    plain_app: Flask, plain_client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    plain_app: Flask, phone: PhoneClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whether another phone revealed a card since this phone's sheet was drawn is told from the events since, never by
     folding the whole history again, and with one read of it."""
-    token = start(plain_client, "12days", variant="standard")
-    drawn_at = seen_on(plain_client.get(f"/g/{token}", headers=HTMX).get_data(as_text=True))
+    token = start(phone, "12days", variant="standard")
+    drawn_at = seen_on(phone.get(f"/g/{token}", headers=HTMX_EN).get_data(as_text=True))
     with statements(plain_app) as quiet:
-        answer = plain_client.post(f"/g/{token}/card", data={"day": "0", "player": "Anna", "card": "3", "seen": drawn_at}, headers=HTMX)
+        answer = phone.post(f"/g/{token}/card", data={"day": "0", "player": "Anna", "card": "3", "seen": drawn_at}, headers=HTMX_EN)
     assert answer.status_code == 200, answer.get_data(as_text=True)[-500:]
     drawn_at = seen_on(answer.get_data(as_text=True))
-    answer = plain_client.post(f"/g/{token}/card", data={"day": "0", "player": "Ben", "card": "5", "seen": drawn_at}, headers=HTMX)
+    answer = phone.post(f"/g/{token}/card", data={"day": "0", "player": "Ben", "card": "5", "seen": drawn_at}, headers=HTMX_EN)
     assert answer.status_code == 200, answer.get_data(as_text=True)[-500:]
     folds: list[int] = []
     fold = rules.history.fold
     monkeypatch.setattr(rules.history, "fold", lambda setup, events: folds.append(len(events)) or fold(setup, events))
     with statements(plain_app) as contested:
-        answer = plain_client.post(f"/g/{token}/card", data={"day": "0", "player": "Cleo", "card": "7", "seen": drawn_at}, headers=HTMX)
+        answer = phone.post(f"/g/{token}/card", data={"day": "0", "player": "Cleo", "card": "7", "seen": drawn_at}, headers=HTMX_EN)
     assert answer.status_code == 200, answer.get_data(as_text=True)[-500:]
     assert len(contested) == len(quiet), (quiet, contested)
     assert folds == [], "no fold of the history for a tap"

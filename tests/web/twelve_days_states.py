@@ -6,7 +6,7 @@ from flask.testing import FlaskClient
 from hypothesis import strategies as st
 
 from rules.twelve_days import score as twelve_days
-from tests.web.driver import PLAYERS, start, tap
+from tests.helpers import PLAYERS, start, tap
 from tests.web.states import register_forms, state
 
 

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from models import db
 from views.pages.limits import retry_after
+from views.pages.refusals import say_refusal
 from views.pages.render import page_or_fragment, wants_fragment
 
 TEMPLATE = "errors/error.html"
@@ -80,6 +81,8 @@ def http_error(error: HTTPException) -> Response | HTTPException:
         response = page_or_fragment(
             TEMPLATE, "error", wants_fragment(), status=code, code=code, title=title, message=message, here=url_for("home.index")
         )
+        if code < 500:
+            say_refusal(response, [message])
     for name, value in error.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value

@@ -20,8 +20,8 @@ from views.table.addresses import open_to_edit
 from views.table.corrections import Correction, correct_finished, refused_fix
 from views.table.keypads import Keypad, enter_hand
 from views.table.scoreboard import Row, Scoreboard, shown
-from views.table.sheets import SHEETS, Choice, Option, SheetView, counted_from_one, register
-from views.table.taps import Overtaken, Tapped, after_tap, record_move, record_tap, sent_before
+from views.table.sheets import SHEETS, Choice, Option, Overtaken, SheetView, counted_from_one, register
+from views.table.taps import Tapped, after_tap, record_move, record_tap, sent_before
 
 __all__ = [
     "Choice",

@@ -27,6 +27,7 @@ from rules.history import IMPORT, NEW_ADDRESSES, REMATCH, UNDO, last_change
 from rules.json_value import JSON
 from rules.points import HalfPoints
 from views.pages.qr import for_phones, qr_svg
+from views.pages.refusals import Link, Resend, say_refusal
 from views.pages.render import game_context, page_or_fragment, rendered
 from views.pages.viewers import Viewer
 from views.table.addresses import leads_on, running_at
@@ -141,6 +142,19 @@ class Fix:
     text: str
 
 
+@dataclass(frozen=True)
+class Overtaken:
+    """Another phone moved what a tap moves after the state the tap was made on: the words of the choice, and the tap to send again."""
+
+    text: str
+    action: str
+    """Where the tap was sent: "Replace it with mine" sends it there again, made on the state shown now."""
+    fields: tuple[tuple[str, str], ...]
+    """The tap's own fields, without its key, form token and ``seen``."""
+    seen: int
+    """The change the choice is made on: the newest when the tap was refused."""
+
+
 def _sheet(
     game: Game,
     viewer: Viewer,
@@ -148,13 +162,13 @@ def _sheet(
     problems: Sequence[str],
     refused_at: str,
     fix: Fix | None = None,
-    overtaken: object = None,
+    overtaken: Overtaken | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """Return a game's sheet template and everything it shows, as ``viewer`` sees it at ``state`` (the stored one if not given).
 
     ``refused_at`` names the control a refused tap came from, so the sheet can keep it open;
     ``fix`` is the way to make it count after all, shown with the refusal;
-    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``views.table.taps.Overtaken``).
+    ``overtaken`` is the choice after another phone moved what this phone's tap moves (``Overtaken``).
     """
     views = sheet_of(game.kind)
     now = state or folded(game)
@@ -228,11 +242,25 @@ def render(
     status: int = 200,
     refused_at: str = "",
     fix: Fix | None = None,
-    overtaken: object = None,
+    overtaken: Overtaken | None = None,
 ) -> Response:
-    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) or a choice on it."""
+    """Answer with the game's sheet as a page, or its ``#sheet`` fragment for htmx, with any refusals (and a way to fix them) or a choice on it.
+
+    A refusal is also said as data (``views.pages.refusals``), for a phone that sent the tap from its outbox.
+    """
     template, context = _sheet(game, viewer, state, problems, refused_at, fix, overtaken)
-    return page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
+    response = page_or_fragment(template, "sheet", viewer.fragment, status=status, **context)
+    if overtaken is not None:
+        return say_refusal(response, [overtaken.text], resend=_replace_mine(viewer, overtaken))
+    if problems:
+        return say_refusal(response, problems, fix=None if fix is None else Link(fix.url, fix.text))
+    return response
+
+
+def _replace_mine(viewer: Viewer, overtaken: Overtaken) -> Resend:
+    """Return the choice the sheet's "Replace it with mine" form offers (``overtaken_box`` in macros.html), as data."""
+    body = [("csrf_token", viewer.csrf_token()), ("key", viewer.new_key()), *overtaken.fields, ("seen", str(overtaken.seen))]
+    return Resend(overtaken.action, body, gettext("Replace it with mine"), gettext("Keep theirs"))
 
 
 def live_part(game: Game, viewer: Viewer, state: Folded) -> str:

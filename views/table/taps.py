@@ -19,7 +19,7 @@ from rules.json_value import JSON
 from rules.problems import Illegal, Problem
 from views.pages.forms import is_whole
 from views.pages.viewers import DEVICE_COOKIE, Viewer
-from views.table.sheets import Fix, render
+from views.table.sheets import Fix, Overtaken, render
 from views.table.stream import publish, shared_sheet
 
 DEVICE_COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
@@ -124,19 +124,6 @@ def subject(place: str, players: Sequence[str]) -> str | None:
     """
     named = [name for name in players if f".{name}." in f"{place}." or place.endswith(f"[{name}]")]
     return max(named, key=len) if named else None
-
-
-@dataclass(frozen=True)
-class Overtaken:
-    """Another phone moved what a tap moves after the state the tap was made on: the words of the choice, and the tap to send again."""
-
-    text: str
-    action: str
-    """Where the tap was sent: "Replace it with mine" sends it there again, made on the state shown now."""
-    fields: tuple[tuple[str, str], ...]
-    """The tap's own fields, without its key, form token and ``seen``."""
-    seen: int
-    """The change the choice is made on: the newest when the tap was refused."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rules.twelve_days import TWELVE_DAYS
 from rules.twelve_days.history import TwelveDaysTable
 from rules.twelve_days.score import EIGHT_NIGHTS, EIGHT_PLAYERS, STANDARD, VARIANTS
 from views.table import Choice, Option, SheetView
-from views.twelve_days import routes, sheet
+from views.twelve_days import routes, sheet, words
 
 __all__ = ["TWELVE_DAYS_SHEET"]
 
@@ -61,7 +61,7 @@ TWELVE_DAYS_SHEET: SheetView[TwelveDaysTable] = SheetView(
     setup_from_form=setup_from_form,
     seating=no_dealer,
     rematch=rematch,
-    describe=sheet.describe_event,
+    describe=words.describe_event,
     lay_out=sheet.lay_out,
 )
 """The 12 Days sheet, as the shared pages know it."""

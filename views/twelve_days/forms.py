@@ -20,7 +20,7 @@ from rules.twelve_days.history import TwelveDaysTable, final_hand
 from rules.twelve_days.record import serialise_day
 from rules.twelve_days.score import card_value
 from views.table import Correction, Keypad, is_whole
-from views.twelve_days.sheet import CardOption, calendar_of, card_label, card_token, parse_card
+from views.twelve_days.words import CardOption, calendar_of, card_label, card_token, parse_card
 
 # --- The final-hand keypad ---------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from views.table import (
     sent_before,
 )
 from views.twelve_days.forms import DAY_CORRECTION, FINAL_HAND_KEYPAD
-from views.twelve_days.sheet import card_label, parse_card
+from views.twelve_days.words import card_label, parse_card
 
 bp = Blueprint("twelve_days", __name__)
 
