@@ -18,7 +18,6 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -119,8 +118,8 @@ def tables(draw: st.DrawFn) -> tuple[list[Stored], list[tuple[str, str, str]]]:
     return games, changes
 
 
-def store(games: list[Stored]) -> str:
-    """Store the games at one new table, each following the one before, as imports made at their times; return the last's read token."""
+def store(games: list[Stored]) -> tuple[str, str]:
+    """Store the games at one new table, each following the one before, as imports made at their times; return the last's tokens."""
     table = CardTable()
     previous: Game | None = None
     for stored in games:
@@ -144,7 +143,7 @@ def store(games: list[Stored]) -> str:
         previous = game
     db.session.commit()
     assert previous is not None and previous.read_token is not None
-    return previous.read_token
+    return previous.token, previous.read_token
 
 
 # --- The recount ---------------------------------------------------------------------------------
@@ -282,8 +281,7 @@ def players_by_name(statistics: Any) -> Iterator[tuple[str, Any]]:
         yield person(shown.player, set()) if shown.player not in OTHER_NAMES else shown.player, shown
 
 
-@pytest.mark.xfail(reason="the statistics page is built next", strict=True)
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
 @given(table=tables())
 def test_every_figure_of_the_statistics_page_agrees_with_a_recount(
     plain_app: Flask, plain_client: FlaskClient, table: tuple[list[Stored], list[tuple[str, str, str]]]
@@ -291,14 +289,14 @@ def test_every_figure_of_the_statistics_page_agrees_with_a_recount(
     """Games, wins, places, best and worst totals, streaks, rivals, buddies, player counts, each game's own figures and records."""
     games, changes = table
     with plain_app.app_context():
-        token = store(games)
+        token, read_token = store(games)
     seated = {person(name, set()) for stored in games for name in stored.raw["players"]}
     changes = [change for change in changes if change[1] in seated and change[2] in seated]
     apply(plain_client, token, changes)
     merged = merged_names(changes)
     recounted = [recount_game(stored, merged) for stored in games]
     finished = [game for game in recounted if game.complete]
-    statistics = page_statistics(plain_app, plain_client, token)
+    statistics = page_statistics(plain_app, plain_client, read_token)
 
     evenings = {game.started.date() for game in finished}
     assert statistics.evenings == len(evenings)
@@ -315,10 +313,11 @@ def test_every_figure_of_the_statistics_page_agrees_with_a_recount(
         lowest = min(total for total, _, _ in totals)
         highest = max(total for total, _, _ in totals)
         records = {found.which: found for found in statistics.records if found.name == name}
-        assert records["lowest"].total == lowest and (records["lowest"].total, records["lowest"].player) in {
-            (total, player) for total, _, player in totals
-        }
-        assert records["highest"].total == highest
+        for which, extreme in (("lowest", lowest), ("highest", highest)):
+            found = records[which]
+            assert found.total == extreme and (found.total, person(found.player, merged)) in {
+                (total, player) for total, _, player in totals
+            }
 
     shown = dict(players_by_name(statistics))
     people = {player for game in finished for player in game.players}
