@@ -180,11 +180,21 @@ def name_change_problems(games: Sequence[StoredGame], changes: Sequence[NameChan
 
 
 def checked_change(games: Sequence[StoredGame], changes: Sequence[NameChange], change: NameChange) -> NameChange:
-    """Return ``change`` if the table may make it, else raise Illegal naming why."""
+    """Return ``change`` with its names as the table wrote them ("anna" typed is Anna), if the table may make it; else raise Illegal.
+
+    >>> g = StoredGame(game_id=1, name="G", started=datetime(2026, 1, 1), last_change=datetime(2026, 1, 1),
+    ...     players=("Anna",), totals={"Anna": 0}, winners=("Anna",), complete=True)
+    >>> h = StoredGame(game_id=2, name="G", started=datetime(2026, 1, 1), last_change=datetime(2026, 1, 1),
+    ...     players=("Anni",), totals={"Anni": 0}, winners=("Anni",), complete=True)
+    >>> checked_change([g, h], [], NameChange("merge", "ANNI", "anna"))
+    NameChange(kind='merge', alias='Anni', player='Anna')
+    """
     refusals = name_change_problems(games, changes, change)
     if refusals:
         raise Illegal([problem("name", refusal) for refusal in refusals])
-    return change
+    people = People(games, merges_in_force(changes))
+    alias = same_name_as(change.alias, people.names) or change.alias
+    return NameChange(change.kind, alias, people.known(change.player) or change.player)
 
 
 # --- The figures ------------------------------------------------------------------------------

@@ -459,7 +459,7 @@ def change_names(token: str, kind: str) -> BaseResponse:
     try:
         if not alias or not player or len(alias) > 40 or len(player) > 40:
             raise Illegal([])
-        checked_change(stored_games_at(game.card_table_id), name_changes_at(game.card_table_id), change)
+        change = checked_change(stored_games_at(game.card_table_id), name_changes_at(game.card_table_id), change)
     except Illegal as illegal:
         said = [say(found) for found in illegal.problems] or [gettext("Choose two names of this table.")]
         return statistics_page(game, viewer, problems=said, status=422)

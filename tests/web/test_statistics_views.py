@@ -1,0 +1,150 @@
+"""The table's statistics through the web: reached from everywhere, read-only without tokens, names merged and parted, CSV, refusals."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from models import NameChangeRow, db
+from tests.web.driver import start, tap
+from tests.web.evenings import PLAYERS, contexts, game_of, three_games
+from tests.web.states import tokens
+
+EN = {"Accept-Language": "en"}
+DE = {"Accept-Language": "de"}
+
+
+def figures_of(app: Flask, client: FlaskClient, token: str) -> tuple[Any, dict[str, Any]]:
+    """Return the statistics a page was rendered from, and the whole context."""
+    with contexts(app) as seen:
+        response = client.get(f"/g/{token}/statistics", headers=EN)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    [context] = [context for name, context in seen if name == "statistics/show.html"]
+    return context["statistics"], context
+
+
+def name_changes(app: Flask) -> int:
+    """Return how many changes to names are stored."""
+    with app.app_context():
+        return int(db.session.scalar(select(func.count(NameChangeRow.id))) or 0)
+
+
+def test_the_statistics_page_adds_up_an_evening_of_two_auruxxx_games_and_a_twelve_days_game(
+    plain_app: Flask, plain_client: FlaskClient
+) -> None:
+    """Ben ended every round of game 1, Anna of game 2, Cleo took every day of game 3: each one win, their own figures shown."""
+    games = three_games(plain_client)
+    figures, context = figures_of(plain_app, plain_client, games[2])
+    assert (figures.evenings, figures.games) == (1, 3)
+    assert [(entry.name, entry.games) for entry in figures.by_game] == [("AURUXXX – Die Goldene Zwölf", 2), ("12 Days", 1)]
+    by_player = {entry.player: entry for entry in figures.players}
+    assert {name: (entry.games, entry.wins) for name, entry in by_player.items()} == {"Anna": (3, 1), "Ben": (3, 1), "Cleo": (3, 1)}
+    ben_auruxxx = by_player["Ben"].per_game[0]
+    assert (ben_auruxxx.tally["rounds_ended"], ben_auruxxx.best, ben_auruxxx.worst) == (3, -30, 60)
+    assert by_player["Cleo"].per_game[1].tally["days_won"] == 12
+    page = plain_client.get(f"/g/{games[2]}/statistics", headers=EN).get_data(as_text=True)
+    for text in ("Statistics of this table", "Rounds ended", "Days won", "Best AURUXXX – Die Goldene Zwölf total", "−15"):
+        assert text in page, text
+    assert "Statistik dieses Tisches" in plain_client.get(f"/g/{games[2]}/statistics", headers=DE).get_data(as_text=True)
+    assert context["records"][0].player == "Ben" and context["records"][0].total == "−15"
+
+
+def test_the_statistics_are_reached_from_every_sheet_the_evening_the_table_card_and_the_table_address(
+    plain_app: Flask, plain_client: FlaskClient
+) -> None:
+    """Each links on with its own address; the table address leads to the running game's statistics."""
+    token = start(plain_client, "auruxxx", PLAYERS)
+    game = tokens(plain_app, token)
+    with plain_app.app_context():
+        table = game_of(plain_app, token).card_table.token
+    assert f'href="/g/{token}/statistics"' in plain_client.get(f"/g/{token}").get_data(as_text=True)
+    assert f'href="/g/{game.read}/statistics"' in plain_client.get(f"/g/{game.read}").get_data(as_text=True)
+    assert f'href="/g/{token}/statistics"' in plain_client.get(f"/g/{token}/evening").get_data(as_text=True)
+    assert f'href="/g/{token}/statistics"' in plain_client.get(f"/g/{token}/table-card").get_data(as_text=True)
+    redirect = plain_client.get(f"/t/{table}/statistics")
+    assert redirect.status_code == 303 and redirect.headers["Location"] == f"/g/{token}/statistics"
+    assert plain_client.get("/t/nothing-here/statistics").status_code == 404
+
+
+def test_a_read_only_address_sees_the_statistics_without_any_edit_address_or_form(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """No edit token of any game of the table, no merge form; its records link to read-only sheets."""
+    games = three_games(plain_client)
+    read = tokens(plain_app, games[2]).read
+    _, context = figures_of(plain_app, plain_client, read)
+    page = plain_client.get(f"/g/{read}/statistics", headers=EN).get_data(as_text=True)
+    with plain_app.app_context():
+        table = game_of(plain_app, games[2]).card_table.token
+    for secret in (*games, table):
+        assert secret not in page
+    assert "Count as one player" not in page and not context["may_change_names"]
+    readable = {tokens(plain_app, token).read for token in games}
+    assert all(line.url.removeprefix("/g/") in readable for line in context["records"])
+    assert plain_client.post(f"/g/{read}/statistics/merge", data={"alias": "Anna", "player": "Ben"}).status_code == 404
+    csv_answer = plain_client.get(f"/g/{read}/statistics.csv", headers=EN)
+    assert csv_answer.status_code == 200 and all(secret not in csv_answer.get_data(as_text=True) for secret in games)
+
+
+def test_a_table_merges_a_new_name_into_its_player_and_undoes_it(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Anna sat down as "Anni" in a fourth game: merged she has four games; parted again Anni has her own; both changes stay stored."""
+    games = three_games(plain_client)
+    answer = plain_client.post(f"/g/{games[2]}/next/auruxxx", data={"player": ["Anni", "Ben", "Cleo"], "action": "start"})
+    assert answer.status_code == 303
+    fourth = str(answer.headers["Location"]).removeprefix("/g/")
+    for index in range(3):
+        tap(plain_client, fourth, "finish", player="Anni", round=str(index), golden12="1")
+        for seat, points in ((1, 10), (2, 5)):
+            tap(plain_client, fourth, f"hand/{seat}", round=str(index), action="save-points", points=str(points))
+    before, _ = figures_of(plain_app, plain_client, fourth)
+    assert {entry.player for entry in before.players} == {"Anna", "Ben", "Cleo", "Anni"}
+
+    merged = plain_client.post(f"/g/{fourth}/statistics/merge", data={"alias": "Anni", "player": "anna"}, headers=EN)
+    assert merged.status_code == 303 and merged.headers["Location"] == f"/g/{fourth}/statistics#names"
+    after, _ = figures_of(plain_app, plain_client, fourth)
+    anna = next(entry for entry in after.players if entry.player == "Anna")
+    assert (anna.games, anna.wins, anna.names) == (4, 2, ("Anna", "Anni"))
+    assert "Anni counts as Anna" in plain_client.get(f"/g/{fourth}/statistics", headers=EN).get_data(as_text=True)
+
+    parted = plain_client.post(f"/g/{fourth}/statistics/unmerge", data={"alias": "Anni", "player": "anna"}, headers=EN)
+    assert parted.status_code == 303
+    again, _ = figures_of(plain_app, plain_client, fourth)
+    assert {entry.player: entry.games for entry in again.players}["Anni"] == 1
+    assert name_changes(plain_app) == 2
+
+
+def test_a_refused_change_to_names_says_why_and_changes_nothing(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Two who played together, an unknown name, an empty field, a name far too long, nothing to unmerge, an unknown action."""
+    games = three_games(plain_client)
+    refusals = [
+        ({"alias": "Anna", "player": "Ben"}, "played in the same game"),
+        ({"alias": "Zoe", "player": "Ben"}, "Nobody of that name played at this table"),
+        ({"alias": "", "player": "Ben"}, "Choose two names of this table"),
+        ({"alias": "A" * 500, "player": "Ben"}, "Choose two names of this table"),
+        ({"player": "Ben"}, "Choose two names of this table"),
+    ]
+    for data, said in refusals:
+        answer = plain_client.post(f"/g/{games[2]}/statistics/merge", data=data, headers=EN)
+        assert answer.status_code == 422 and said in answer.get_data(as_text=True), (data, answer.status_code)
+    unmerge = plain_client.post(f"/g/{games[2]}/statistics/unmerge", data={"alias": "Anna", "player": "Ben"}, headers=EN)
+    assert unmerge.status_code == 422 and "not merged" in unmerge.get_data(as_text=True)
+    assert plain_client.post(f"/g/{games[2]}/statistics/rename", data={"alias": "Anna", "player": "Ben"}).status_code == 404
+    assert plain_client.post("/g/no-such-game/statistics/merge", data={"alias": "Anna", "player": "Ben"}).status_code == 404
+    assert name_changes(plain_app) == 0
+
+
+def test_the_history_exports_one_row_per_player_per_game_with_a_clear_header(plain_client: FlaskClient) -> None:
+    """Three games of three players: nine rows under the header; German reads semicolons and a decimal comma."""
+    games = three_games(plain_client)
+    english = plain_client.get(f"/g/{games[0]}/statistics.csv", headers=EN)
+    assert english.mimetype == "text/csv" and "attachment" in english.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(english.get_data(as_text=True).lstrip("\ufeff"))))
+    assert rows[0] == ["Game no.", "Game", "Started", "Evening no.", "Player", "Name in this game", "Players", "Total", "Place", "Won"]
+    assert len(rows) == 10
+    assert rows[1][0:2] == ["1", "AURUXXX – Die Goldene Zwölf"] and rows[1][4:] == ["Anna", "Anna", "3", "45", "3", "no"]
+    assert rows[2][4:] == ["Ben", "Ben", "3", "-15", "1", "yes"]
+    german = plain_client.get(f"/g/{games[0]}/statistics.csv", headers=DE).get_data(as_text=True).lstrip("\ufeff")
+    assert german.splitlines()[0].startswith("Partie Nr.;Partie;")
