@@ -309,7 +309,7 @@ def timeline_chart(figures: TableStatistics) -> TimelineChart | None:
     for entry in timeline:
         running = {name: running[name] + entry.games.get(name, 0) for name in names}
         after.append(dict(running))
-    width, height, left, right, top, bottom = 320, 190, 34, 310, 10, 168
+    width, height, left, right, top, bottom = 320, 190, 34, 292, 10, 168
     high = max(max(values.values()) for values in after)
     tick = nice_step(high)
     top_value = max(tick, math.ceil(high / tick) * tick)
@@ -384,7 +384,7 @@ def record_lines(figures: TableStatistics, links: dict[int, str], by_game: dict[
                     text=str(text),
                     player=found.player,
                     total=shown(found.total),
-                    day=str(format_date(to_user_timezone(found.started), "d MMMM yyyy")),
+                    day=str(format_date(to_user_timezone(found.started), "long")),
                     url=links[found.game_id],
                 ),
             )
