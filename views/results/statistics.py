@@ -268,6 +268,20 @@ def _by_players(by_players: Sequence[tuple[int, int, int | None]]) -> tuple[Line
     return tuple(lines)
 
 
+def counted_figures(figures: TableStatistics) -> dict[str, tuple[Figure, ...]]:
+    """Return each game's own figures that anyone at the table has, by game: a figure nobody ever scored (a Claus win in a
+    game without Clauses) says nothing to the table."""
+    found: dict[str, tuple[Figure, ...]] = {}
+    for entry in figures.by_game:
+        tallies = [game.tally for player in figures.players for game in player.per_game if game.name == entry.name]
+        found[entry.name] = tuple(
+            figure
+            for figure in entry.figures
+            if figure.of_table or figure.per is not None or any(tally.get(figure.key) for tally in tallies)
+        )
+    return found
+
+
 def player_card(figures: PlayerStatistics, by_game: dict[str, tuple[Figure, ...]]) -> PlayerCard:
     """Return one player's figures as the page writes them."""
     per_game = tuple(
@@ -409,7 +423,7 @@ def game_lines(figures: TableStatistics) -> tuple[GameLine, ...]:
 def statistics_page(game: Game, viewer: Viewer, *, problems: Sequence[str] = (), status: int = 200) -> BaseResponse:
     """Answer with the table's statistics page as ``viewer`` sees it (with refusals of a change to names, if any)."""
     figures = statistics_of(game)
-    by_game = {entry.name: entry.figures for entry in figures.by_game}
+    by_game = counted_figures(figures)
     links = game_links(game, viewer, {found.game_id for found in figures.records})
     return game_page(
         "statistics/show.html",
