@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from models import NameChangeRow, db
 from tests.web.driver import start, tap
-from tests.web.evenings import PLAYERS, contexts, game_of, three_games
+from tests.web.evenings import PLAYERS, contexts, game_of, play_auruxxx, rematch, three_games
 from tests.web.states import tokens
 
 EN = {"Accept-Language": "en"}
@@ -148,3 +148,21 @@ def test_the_history_exports_one_row_per_player_per_game_with_a_clear_header(pla
     assert rows[2][4:] == ["Ben", "Ben", "3", "-15", "1", "yes"]
     german = plain_client.get(f"/g/{games[0]}/statistics.csv", headers=DE).get_data(as_text=True).lstrip("\ufeff")
     assert german.splitlines()[0].startswith("Partie Nr.;Partie;")
+
+
+def test_the_figures_follow_every_change_they_were_computed_from(plain_app: Flask, plain_client: FlaskClient) -> None:
+    """Kept figures are never stale: a finished game undone to running counts no more, a rematch finished counts at once."""
+    first = start(plain_client, "auruxxx", PLAYERS)
+    play_auruxxx(plain_client, first, finisher="Ben", hands={0: 10, 2: 5})
+    assert figures_of(plain_app, plain_client, first)[0].games == 1
+    undo = plain_client.get(f"/g/{first}", headers=EN).get_data(as_text=True)
+    seq = undo.split('name="event" value="', 1)[1].split('"', 1)[0]
+    assert plain_client.post(f"/g/{first}/undo", data={"event": seq}).status_code == 303
+    assert figures_of(plain_app, plain_client, first)[0].games == 0
+    tap(plain_client, first, "hand/2", round="2", action="save-points", points="5")
+    assert figures_of(plain_app, plain_client, first)[0].games == 1
+    second = rematch(plain_client, first)
+    assert figures_of(plain_app, plain_client, second)[0].games == 1
+    play_auruxxx(plain_client, second, finisher="Anna", hands={1: 10, 2: 5})
+    figures, _ = figures_of(plain_app, plain_client, first)
+    assert figures.games == 2 and {entry.player: entry.wins for entry in figures.players} == {"Anna": 1, "Ben": 1, "Cleo": 0}
