@@ -129,8 +129,8 @@ curl:
 
 # Open sheets as a host serves them (1,000 to 10,000 on SQLite, PostgreSQL and two servers on one PostgreSQL),
 # two Chromium phones, tap cost as the database and a game grow, the CPU one tap costs (store, render, answer), the FAQ search latency, and `score` on
-# 10 MB records: every figure against a floor of the same run, every goal said met or missed and gathered into the
-# table of current figures in docs/performance.md. About 25 minutes.
+# 10 MB records, and the statistics page of a 1,000-game table: every figure against a floor of the same run, every goal
+# said met or missed and gathered into the table of current figures in docs/performance.md. About 25 minutes.
 bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	@started=$$(date +%s); figures=$$(mktemp); export TISCHBLOCK_BENCH_GOALS=$$figures; \
 	$(BIN)/python bench/load.py && \
@@ -139,6 +139,7 @@ bench: $(DEV_STAMP) $(VENDOR) $(ICONS) $(CATALOGS) chromium postgresql
 	$(BIN)/python bench/tap.py && \
 	$(BIN)/python bench/faq.py --latency && \
 	$(BIN)/python bench/records.py && \
+	$(BIN)/python bench/table_statistics.py && \
 	$(BIN)/python bench/goals.py $$figures docs/performance.md && \
 	echo "make bench took $$(( ($$(date +%s) - started) / 60 )) min $$(( ($$(date +%s) - started) % 60 )) s"; \
 	status=$$?; rm -f $$figures; exit $$status

@@ -22,6 +22,7 @@ from models.event import (
     stored_events,
 )
 from models.game import CardTable, Game, Player
+from models.names import NameChangeRow, add_name_change, last_name_change, name_changes_at
 from models.seat import SeatClaim, claim_seat, claims_at, current_claims, holder_at
 from models.shipped import Shipped, ShippedSheet
 from models.table import games_at, last_change
@@ -35,6 +36,7 @@ __all__ = [
     "Folded",
     "Game",
     "KeyReusedError",
+    "NameChangeRow",
     "Player",
     "Precondition",
     "Recent",
@@ -42,6 +44,7 @@ __all__ = [
     "Shipped",
     "ShippedSheet",
     "StaleError",
+    "add_name_change",
     "announce",
     "append_event",
     "append_events",
@@ -58,5 +61,7 @@ __all__ = [
     "holder_at",
     "key_recorded",
     "last_change",
+    "last_name_change",
+    "name_changes_at",
     "stored_events",
 ]

@@ -47,6 +47,33 @@ class Table(Protocol[G_co]):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Figure:
+    """One thing a game counts of its finished games that its totals do not show (the statistics page lists it per player)."""
+
+    key: str
+    """The name its counts go by in a ``Tally``."""
+    label: str
+    """What the page calls it, in English, marked for translation (``N_``): the views translate it."""
+    points: bool = False
+    """Whether it counts half-points (points saved) rather than times (rounds ended)."""
+    per: str | None = None
+    """The key of another figure it is shown per (crosses per round played), else shown as a sum."""
+    of_table: bool = False
+    """Whether it is the table's rather than a player's (day points nobody got)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one finished game counts of its figures: per player, and for the table as a whole."""
+
+    players: Mapping[str, Mapping[str, int]]
+    table: Mapping[str, int]
+
+
+NO_TALLY = Tally({}, {})
+
+
+@dataclass(frozen=True, kw_only=True)
 class GameRules(Generic[G, T]):
     """Everything the shared code needs from one game: ``G`` is its typed record, ``T`` what its events fold into."""
 
@@ -89,6 +116,10 @@ class GameRules(Generic[G, T]):
     """The name of the variant a game is played in (none for the game's usual way), shown beside the title."""
     named: Callable[[G], str | None] = lambda game: None
     """The name the table gave this particular game ("Wizard" on a plain sheet), which a result shows instead of the title."""
+    figures: tuple[Figure, ...] = ()
+    """What the game counts besides totals and winners, for the statistics; a game without any gives only those."""
+    tally: Callable[[G], Tally] = lambda game: NO_TALLY
+    """The counts of ``figures`` in one game."""
 
     def name(self, game: G) -> str:
         """Return the game's name as a result names it: the name the table gave it, else the title with the

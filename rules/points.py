@@ -60,3 +60,12 @@ def to_decimal(half_points: HalfPoints) -> Decimal:
     (Decimal('8.5'), Decimal('-5'))
     """
     return Decimal(half_points) / 2
+
+
+def from_json_number(number: int | float) -> HalfPoints:
+    """Return the half-points of a number as a record's result writes it (43.5 is 87).
+
+    >>> from_json_number(43.5), from_json_number(-12)
+    (87, -24)
+    """
+    return HalfPoints(round(number * 2))

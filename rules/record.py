@@ -190,6 +190,15 @@ def same_name_key(name: str) -> str:
     return _name_keys(name)[0]
 
 
+def same_name_keys(name: str) -> tuple[str, str]:
+    """Return both keys of a name: two names count as the same when either of their keys is equal (``same_name_as``).
+
+    >>> same_name_keys("Anna  Lena") == same_name_keys("anna lena")
+    True
+    """
+    return _name_keys(name)
+
+
 def same_name_as(name: str, others: Iterable[str]) -> str | None:
     """Return the first of ``others`` that counts as the same name as ``name``, or None.
 

@@ -4,7 +4,7 @@ Its modules are imported by name (``from rules.auruxxx.score import ...``); the 
 exports only ``AURUXXX``, the game's entry in the registry (``rules.games.GameRules``).
 """
 
-from rules.auruxxx import history, legal, record, score
+from rules.auruxxx import history, legal, record, score, statistics
 from rules.games import GameRules
 
 __all__ = ["AURUXXX"]
@@ -24,5 +24,7 @@ AURUXXX: GameRules[score.Game, history.AuruxxxTable] = GameRules(
     split_open=history.split_open,
     fold=history.fold,
     step=history.step,
+    figures=statistics.FIGURES,
+    tally=statistics.tally,
 )
 """AURUXXX – Die Goldene Zwölf, as the registry knows it."""

@@ -5,7 +5,7 @@ exports only ``TWELVE_DAYS``, the game's entry in the registry (``rules.games.Ga
 """
 
 from rules.games import GameRules
-from rules.twelve_days import history, legal, record, score
+from rules.twelve_days import history, legal, record, score, statistics
 
 __all__ = ["TWELVE_DAYS"]
 
@@ -24,6 +24,8 @@ TWELVE_DAYS: GameRules[score.Game, history.TwelveDaysTable] = GameRules(
     split_open=history.split_open,
     fold=history.fold,
     step=history.step,
+    figures=statistics.FIGURES,
+    tally=statistics.tally,
     variant=score.variant_name,
 )
 """12 Days, as the registry knows it."""
