@@ -45,7 +45,7 @@ from views.pages.render import game_page, go_to
 from views.pages.viewers import Viewer
 from views.results.evening import idle
 from views.table.addresses import current_game_at, leads_on, open_to_lead, open_to_read
-from views.table.chart import DASHES, SHAPES, Tick, marker_path, nice_step
+from views.table.chart import DASHES, SHAPES, Chart, Series, Tick, marker_path, nice_step
 from views.table.scoreboard import csv_number, csv_text, decimal_separator, shown
 from views.table.taps import say
 
@@ -210,37 +210,6 @@ class GameLine:
     figures: tuple[Line, ...]
 
 
-@dataclass(frozen=True)
-class TimelineSeries:
-    """One line of the chart: the games of one kind played so far, evening by evening."""
-
-    name: str
-    seat: int
-    shape: str
-    dash: str
-    line: str
-    markers: tuple[str, ...]
-    legend_marker: str
-    total: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class TimelineChart:
-    """The chart of games played so far over the evenings, laid out like the sheet's chart."""
-
-    width: int
-    height: int
-    left: int
-    right: float
-    top: int
-    bottom: float
-    series: tuple[TimelineSeries, ...]
-    x_ticks: tuple[Tick, ...]
-    y_ticks: tuple[Tick, ...]
-    zero: float
-    description: str
-
-
 def average(value: Fraction) -> str:
     """Return an average place as the reader writes it, with one decimal (1.5, 2,3)."""
     return str(format_decimal(round(float(value), 1), format="0.0"))
@@ -310,7 +279,7 @@ def player_card(figures: PlayerStatistics, by_game: dict[str, tuple[Figure, ...]
     )
 
 
-def timeline_chart(figures: TableStatistics) -> TimelineChart | None:
+def timeline_chart(figures: TableStatistics) -> Chart | None:
     """Lay out the games played so far per game, after each evening, or None before two evenings."""
     timeline = figures.timeline
     if len(timeline) < 2:
@@ -339,15 +308,15 @@ def timeline_chart(figures: TableStatistics) -> TimelineChart | None:
         shape = SHAPES[seat % len(SHAPES)]
         spots = [(x_of(position), y_of(after[index][name])) for position, index in enumerate(picked)]
         series.append(
-            TimelineSeries(
-                name=name,
+            Series(
+                player=name,
                 seat=seat,
                 shape=shape,
                 dash=DASHES[seat % len(DASHES)],
                 line=" ".join(f"{x:.1f},{y:.1f}" for x, y in spots),
                 markers=tuple(marker_path(shape, x, y) for x, y in spots),
                 legend_marker=marker_path(shape, 8, 8, 5),
-                total=after[-1][name],
+                total=str(after[-1][name]),
             )
         )
     label_every = max(1, math.ceil(len(picked) / 4))
@@ -357,8 +326,8 @@ def timeline_chart(figures: TableStatistics) -> TimelineChart | None:
         if position % label_every == 0 or position == len(picked) - 1
     )
     y_ticks = tuple(Tick(y_of(value), str(value)) for value in range(0, top_value + 1, tick))
-    description = str(gettext("Games played so far, evening by evening")) + ". " + "; ".join(f"{s.name}: {s.total}" for s in series)
-    return TimelineChart(
+    description = str(gettext("Games played so far, evening by evening")) + ". " + "; ".join(f"{s.player}: {s.total}" for s in series)
+    return Chart(
         width=width,
         height=height,
         left=left,
