@@ -275,11 +275,14 @@ class GameTotals:
 
 @dataclass(frozen=True, kw_only=True)
 class TableRecord:
-    """A record of the table: the lowest or highest total ever in one game, who had it, and in which game."""
+    """A record of the table: the lowest or highest total ever in one game, who had it, and in which game.
+
+    The game that first reached the total holds the record; everyone who had that total in it shares it.
+    """
 
     name: str
     which: Literal["lowest", "highest"]
-    player: str
+    players: tuple[str, ...]
     total: HalfPoints
     game_id: int
     started: datetime
@@ -421,8 +424,9 @@ def table_statistics(games: Sequence[StoredGame], *, changes: Sequence[NameChang
             ("highest", max(total for total, _, _ in rows)),
         )
         for which, best in extremes:
-            total, game, player = next(row for row in rows if row[0] == best)
-            records.append(TableRecord(name=name, which=which, player=player, total=total, game_id=game.game_id, started=game.started))
+            total, game, _ = next(row for row in rows if row[0] == best)
+            holders = tuple(dict.fromkeys(player for their, held_in, player in rows if held_in is game and their == best))
+            records.append(TableRecord(name=name, which=which, players=holders, total=total, game_id=game.game_id, started=game.started))
 
     sat: dict[str, list[tuple[StoredGame, dict[str, int]]]] = {}
     for _, game in finished:

@@ -126,8 +126,15 @@ def test_best_total_is_the_lowest_where_the_fewest_points_win_and_the_highest_el
 def test_records_name_the_lowest_and_the_highest_total_with_their_game() -> None:
     """Cleo −12 on the first Friday is the lowest total; Ben's 40 the highest."""
     games = [game(0, {"Cleo": -12, "Ben": 40}, ("Cleo",)), game(0, {"Cleo": 3, "Ben": 5}, ("Cleo",), days_later=7)]
-    records = {found.which: (found.player, found.total, found.game_id) for found in table_statistics(games, idle=IDLE).records}
-    assert records == {"lowest": ("Cleo", -24, 0), "highest": ("Ben", 80, 0)}
+    records = {found.which: (found.players, found.total, found.game_id) for found in table_statistics(games, idle=IDLE).records}
+    assert records == {"lowest": (("Cleo",), -24, 0), "highest": (("Ben",), 80, 0)}
+
+
+def test_a_record_two_players_share_in_one_game_names_both_and_a_later_equal_total_does_not_take_it() -> None:
+    """Anna and Ben both end on 8 in the first game: both hold the lowest total; Cleo's 8 a week later came second."""
+    games = [game(0, {"Anna": 4, "Ben": 4, "Cleo": 20}, ("Anna", "Ben")), game(1, {"Cleo": 4, "Anna": 9}, ("Cleo",), days_later=7)]
+    lowest = next(found for found in table_statistics(games, idle=IDLE).records if found.which == "lowest")
+    assert (lowest.players, lowest.total, lowest.game_id) == (("Anna", "Ben"), 8, 0)
 
 
 def test_a_game_still_being_played_counts_for_nobody() -> None:
@@ -153,7 +160,7 @@ def test_a_game_that_counts_no_figures_of_its_own_still_gives_totals_winners_and
     """A generic score sheet brings only its result: games, wins, places and records work from it alone."""
     stats = table_statistics([game(0, {"Anna": 20, "Ben": 35}, ("Ben",), name="Wizard")], idle=IDLE)
     assert stats.by_game[0].figures == () and player(stats, "Ben").per_game[0].tally == {}  # type: ignore[attr-defined]
-    assert {found.which: found.player for found in stats.records} == {"lowest": "Anna", "highest": "Ben"}
+    assert {found.which: found.players for found in stats.records} == {"lowest": ("Anna",), "highest": ("Ben",)}
 
 
 def test_the_happy_man_figure_saves_what_halving_took_off_and_golden_12s_count_for_the_finisher() -> None:

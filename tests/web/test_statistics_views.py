@@ -46,7 +46,7 @@ def test_the_statistics_page_adds_up_an_evening_of_two_auruxxx_games_and_a_twelv
     for text in ("Statistics of this table", "Rounds ended", "Days won", "Best AURUXXX – Die Goldene Zwölf total", "−15"):
         assert text in page, text
     assert "Statistik dieses Tisches" in phone.get(f"/g/{games[2]}/statistics", headers=DE).get_data(as_text=True)
-    assert context["records"][0].player == "Ben" and context["records"][0].total == "−15"
+    assert context["records"][0].players == "Ben" and context["records"][0].total == "−15"
 
 
 def test_the_statistics_are_reached_from_every_sheet_the_evening_the_table_card_and_the_table_address(

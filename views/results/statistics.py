@@ -193,7 +193,8 @@ class RecordLine:
     """A record of the table, in words, with the game it was set in."""
 
     text: str
-    player: str
+    players: str
+    """Who holds it: one name, or everyone who had that total in the same game."""
     total: str
     day: str
     url: str
@@ -365,7 +366,7 @@ def record_lines(figures: TableStatistics, links: dict[int, str], by_game: dict[
                 not best,
                 RecordLine(
                     text=str(text),
-                    player=found.player,
+                    players=", ".join(found.players),
                     total=shown(found.total),
                     day=str(format_date(to_user_timezone(found.started), "long")),
                     url=links[found.game_id],
