@@ -10,7 +10,7 @@ from rules.problems import N_
 
 FIGURES = (
     Figure(key="rounds_played", label=N_("Rounds played")),
-    Figure(key="rounds_ended", label=N_("Rounds ended")),
+    Figure(key="rounds_ended", label=N_("Rounds they ended")),
     Figure(key="golden12", label=N_("Golden 12s laid")),
     Figure(key="happy_man_rounds", label=N_("Rounds held with the Happy-Man figure")),
     Figure(key="happy_man_saved", label=N_("Points the Happy-Man figure saved"), points=True),

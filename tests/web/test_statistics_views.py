@@ -43,7 +43,7 @@ def test_the_statistics_page_adds_up_an_evening_of_two_auruxxx_games_and_a_twelv
     assert (ben_auruxxx.tally["rounds_ended"], ben_auruxxx.best, ben_auruxxx.worst) == (3, -30, 60)
     assert by_player["Cleo"].per_game[1].tally["days_won"] == 12
     page = phone.get(f"/g/{games[2]}/statistics", headers=EN).get_data(as_text=True)
-    for text in ("Statistics of this table", "Rounds ended", "Days won", "Best AURUXXX – Die Goldene Zwölf total", "−15"):
+    for text in ("Statistics of this table", "Rounds they ended", "Days won", "Best AURUXXX – Die Goldene Zwölf total", "−15"):
         assert text in page, text
     assert "Statistik dieses Tisches" in phone.get(f"/g/{games[2]}/statistics", headers=DE).get_data(as_text=True)
     assert context["records"][0].players == "Ben" and context["records"][0].total == "−15"
