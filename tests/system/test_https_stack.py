@@ -476,6 +476,12 @@ def test_slow_short_and_oversized_bodies_cost_only_their_own_requests(stack: Sta
         thread.join(WAIT)
 
     assert taps == {200: sum(taps.values())}, (taps, answers.got)
+    # A body sent without its length is refused where it first passes a limit: by the app server
+    # (413, past its 512 KB) or, when the app server reads it later than Caddy stops passing it on
+    # at Caddy's limit, as the body that stopped midway (400); which comes first depends on how busy
+    # the machine is. Either way only this request is refused, and the taps above went on.
+    without_length = answers.got.pop("oversized and chunked")
+    assert without_length in {"HTTP/1.1 413", "HTTP/1.1 400"}, without_length
     assert answers.got == {
         "trickle 0": "HTTP/1.1 408 Request Timeout",
         "trickle 1": "HTTP/1.1 408 Request Timeout",
@@ -484,7 +490,6 @@ def test_slow_short_and_oversized_bodies_cost_only_their_own_requests(stack: Sta
         "oversized 0": "HTTP/1.1 413 Request Entity Too Large",
         "oversized 1": "HTTP/1.1 413 Request Entity Too Large",
         "oversized over HTTP/2": "HTTP/2 413",
-        "oversized and chunked": "HTTP/1.1 413",
         "short over HTTP/2": "HTTP/2 400",
     }
 
