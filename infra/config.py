@@ -28,6 +28,9 @@ class Config:
     """No request of this app is anywhere near this large; a bigger one is refused before it is read."""
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
     """Where rate limits are counted: in this process by default, e.g. ``redis://host:6379/0`` to share them."""
+    RATELIMIT_STRATEGY = "moving-window"
+    """A limit of N a minute counts any 60 seconds: a fixed window would let twice N through across its edge, and a
+    count that restarts at the edge of the clock's minute lets a burst of N + 1 pass now and then."""
     RATELIMIT_ENABLED = True
     """Whether the rate limits apply; tests switch them off (``TestConfig``) except where they prove one."""
     RATELIMIT_HEADERS_ENABLED = False

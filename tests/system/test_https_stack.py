@@ -166,6 +166,16 @@ def events_of(engine: Engine, token: str) -> list[Any]:
         )
 
 
+def hits_in(store: redis.Redis, key: bytes) -> int:
+    """Return the hits a limit's key holds: a moving window keeps one entry per hit (a list or a sorted set), a fixed one a count."""
+    kind = store.type(key)
+    if kind == b"list":
+        return int(store.llen(key))
+    if kind == b"zset":
+        return int(store.zcard(key))
+    return int(store.get(key) or 0)
+
+
 def created_per_address(redis_url: str) -> dict[str, int]:
     """Return the games started per client address this minute, as the app servers counted them together in Redis."""
     store = redis.Redis.from_url(redis_url)
@@ -174,7 +184,7 @@ def created_per_address(redis_url: str) -> dict[str, int]:
         for key in store.scan_iter(match="*/create/*/minute"):
             address = re.search(r"/(\d+\.\d+\.\d+\.\d+)/create/", key.decode())
             if address:
-                counts[address.group(1)] = int(store.get(key) or 0)
+                counts[address.group(1)] = hits_in(store, key)
         return counts
     finally:
         store.close()
