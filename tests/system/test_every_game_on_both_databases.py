@@ -59,5 +59,5 @@ def test_an_evening_of_every_game_adds_up_in_the_tables_statistics(server: Gunic
     exported = phone.get(f"/g/{token}/statistics.csv")
     assert exported.status_code == 200 and exported.headers["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(exported.text.lstrip("\ufeff"))))
-    players = sum(len(game["players"]) for game in games)  # type: ignore[arg-type]
+    players = sum(len(game["players"]) for game in games)
     assert len(rows) == 1 + players, rows[:3]
