@@ -11,7 +11,7 @@ import csv
 import io
 import re
 
-from testbed.phones import Phone
+from testbed.phones import TIMEOUT, Phone
 from testbed.servers import GunicornServer
 from tests.examples import finished_auruxxx, twelve_days
 
@@ -48,7 +48,7 @@ def test_a_plain_game_is_started_and_entered_by_its_forms(server: GunicornServer
 def test_an_evening_of_every_game_adds_up_in_the_tables_statistics(server: GunicornServer) -> None:
     phone = Phone(server.base)
     games = [finished_auruxxx(), WIZARD, twelve_days(hands=True)]
-    imported = phone.session.post(f"{server.base}/import", json={"evening": {"table": "Küchentisch"}, "games": games}, timeout=60)
+    imported = phone.session.post(f"{server.base}/import", json={"evening": {"table": "Küchentisch"}, "games": games}, timeout=TIMEOUT)
     assert imported.status_code == 201, imported.text[:500]
     token = str(imported.headers["Location"]).rsplit("/g/", 1)[1]
 
